@@ -1,0 +1,166 @@
+#include "analyzer_impl.h"
+
+#include <algorithm>
+
+#include "explain/explain.h"
+#include "extract/links.h"
+#include "normalize/normalize.h"
+#include "util/text.h"
+
+namespace scamcheck {
+
+Analyzer::~Analyzer() = default;
+
+Result<std::unique_ptr<Analyzer>> Analyzer::create(const Options& options) {
+  return internal::AnalyzerImpl::create(options);
+}
+
+Result<Report> Analyzer::analyze(std::string_view content, std::string_view kind,
+                                 std::string_view locale) const {
+  std::optional<Kind> parsed = parse_kind(kind);
+  if (!parsed) return Status::invalid_argument("unknown kind '" + std::string(kind) + "'");
+  return analyze(content, *parsed, locale);
+}
+
+namespace internal {
+namespace {
+
+// A finding only counts as context for phone numbers, IBANs and the like
+// when it has real weight of its own.
+constexpr double kContextMinWeight = 10;
+
+std::string_view trim(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
+  std::unique_ptr<AnalyzerImpl> a(new AnalyzerImpl());
+  const DataSource data(options.data_dir);
+
+  auto texts = Texts::load(data);
+  if (!texts.ok()) return texts.status();
+  a->texts_ = std::move(texts).value();
+
+  auto rules_json = data.read("rules/text.json");
+  if (!rules_json.ok()) return rules_json.status();
+  auto rules = RuleSet::compile(*rules_json, data.describe("rules/text.json"),
+                                [&](std::string_view key) { return a->texts_->find(key) != nullptr; });
+  if (!rules.ok()) return rules.status();
+  a->text_rules_ = std::move(rules).value();
+
+  auto urls = UrlAnalyzer::load(data);
+  if (!urls.ok()) return urls.status();
+  a->urls_ = std::move(urls).value();
+
+  auto unicode = UnicodeChecker::create(a->urls_->brand_names());
+  if (!unicode.ok()) return unicode.status();
+  a->unicode_ = std::move(unicode).value();
+
+  auto scorer = Scorer::load(data, *a->texts_);
+  if (!scorer.ok()) return scorer.status();
+  a->scorer_ = std::move(scorer).value();
+  return std::unique_ptr<Analyzer>(std::move(a));
+}
+
+Status AnalyzerImpl::detect_text(std::string_view content, Findings& findings,
+                                 Report& report) const {
+  const NormalizedText normalized(content);
+  if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
+  unicode_->check(content, findings);
+  for (const LinkMatch& link : extract_links(content)) {
+    UrlInfo info;
+    urls_->analyze(content, link, findings, info);
+    report.urls.push_back(std::move(info));
+  }
+  return {};
+}
+
+void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Report& report) const {
+  // One URL, scheme optional; surrounding whitespace is not part of it.
+  const std::string_view trimmed = trim(content);
+  const std::size_t offset = static_cast<std::size_t>(trimmed.data() - content.data());
+  LinkMatch link;
+  std::vector<LinkMatch> found = extract_links(trimmed);
+  if (!found.empty()) {
+    // The longest link found stands for the input (a defanged or scheme-less
+    // URL is still found by the extractor).
+    link = *std::max_element(found.begin(), found.end(), [](const LinkMatch& a, const LinkMatch& b) {
+      return a.end - a.start < b.end - b.start;
+    });
+  } else {
+    link.start = 0;
+    link.end = trimmed.size();
+    link.had_scheme = trimmed.find("://") != std::string_view::npos ||
+                      trimmed.substr(0, 5) == "data:" || trimmed.substr(0, 11) == "javascript:";
+    link.url = link.had_scheme ? std::string(trimmed) : "http://" + std::string(trimmed);
+  }
+  link.start += offset;
+  link.end += offset;
+  UrlInfo info;
+  urls_->analyze(content, link, findings, info);
+  report.urls.push_back(std::move(info));
+}
+
+Status AnalyzerImpl::validate(std::string_view content, Kind kind) {
+  if (kind != Kind::kText && kind != Kind::kUrl) {
+    if (parse_kind(to_string(kind))) {
+      return Status::unimplemented("kind '" + std::string(to_string(kind)) +
+                                   "' is not supported by this build yet");
+    }
+    return Status::invalid_argument("unknown kind");
+  }
+  if (content.size() > kMaxContentBytes) {
+    return Status::out_of_range("content is " + std::to_string(content.size()) +
+                                " bytes; at most " + std::to_string(kMaxContentBytes) + " allowed");
+  }
+  if (!is_valid_utf8(content)) return Status::invalid_argument("content is not valid UTF-8");
+  if (trim(content).empty()) return Status::invalid_argument("content is empty");
+  return {};
+}
+
+Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report) const {
+  if (Status s = validate(content, kind); !s.ok()) return s;
+  Findings findings;
+  if (kind == Kind::kUrl) {
+    detect_url(content, findings, report);
+  } else if (Status s = detect_text(content, findings, report); !s.ok()) {
+    return s;
+  }
+  // Context-only evidence (a phone number, an IBAN) needs a real sign nearby.
+  const bool has_context = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return !f.requires_context && scorer_->weight_of(f) >= kContextMinWeight;
+  });
+  if (!has_context) {
+    std::erase_if(findings, [](const Finding& f) { return f.requires_context; });
+  }
+  return findings;
+}
+
+Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
+                                     std::string_view locale) const {
+  Report report;
+  report.kind = kind;
+  auto findings = detect(content, kind, report);
+  if (!findings.ok()) return findings.status();
+
+  const Score score = scorer_->score(*findings);
+  report.risk_score = score.risk_score;
+  report.confidence = score.confidence;
+  report.verdict = score.verdict;
+  explain(*texts_, *findings, score, content, locale, report);
+
+  report.id = "rpt_" + new_ulid();
+  report.created_at = utc_now_iso8601();
+  report.model_used = "heuristic-fallback";
+  report.input_tokens = count_word_runs(content);
+  report.output_tokens = 0;
+  return report;
+}
+
+}  // namespace internal
+}  // namespace scamcheck

@@ -1,0 +1,32 @@
+// Finding: the internal form of a signal before scoring and localization.
+#ifndef SCAMCHECK_DETECT_FINDING_H_
+#define SCAMCHECK_DETECT_FINDING_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace scamcheck::internal {
+
+// One detector hit. `start`/`end` are byte offsets into the text named by
+// `location` (for kinds text and url: the submitted content itself), so the
+// evidence is always text.substr(start, end - start) and never empty.
+// Severity comes from the glossary and the weight from data/scoring.json;
+// a detector may scale the weight with `strength` (e.g. a closer lookalike).
+struct Finding {
+  std::string key;  // glossary key, e.g. "brand_lookalike"
+  std::size_t start = 0;
+  std::size_t end = 0;
+  std::string location = "content";
+  double strength = 1.0;  // multiplies the key's weight; 1.0 = as configured
+  double weight = 0;      // if > 0, overrides the key's weight (rule files)
+  // Only evidence next to other signs of a scam (a phone number, an IBAN):
+  // dropped unless a finding without this flag is present too.
+  bool requires_context = false;
+};
+
+using Findings = std::vector<Finding>;
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_DETECT_FINDING_H_

@@ -1,0 +1,83 @@
+#include "explain/explain.h"
+
+#include <algorithm>
+
+namespace scamcheck::internal {
+namespace {
+
+constexpr std::size_t kMaxReasons = 3;
+constexpr std::size_t kMaxActions = 4;
+
+std::string join_reasons(const Catalog& catalog, const std::vector<std::string>& titles) {
+  std::string out;
+  for (std::size_t i = 0; i < titles.size(); ++i) {
+    if (i > 0) {
+      out += i + 1 == titles.size() ? catalog.reason_last_separator : catalog.reason_separator;
+    }
+    out += titles[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+void explain(const Texts& texts, const Findings& findings, const Score& score,
+             std::string_view content, std::string_view locale, Report& report) {
+  const Catalog& catalog = texts.catalog(locale);
+  report.locale = catalog.locale;
+  const int v = static_cast<int>(score.verdict);
+  report.risk_text = catalog.risk_text[v];
+
+  std::vector<std::string> reasons;
+  std::vector<std::string> action_ids;
+  for (std::size_t i : score.ranked) {
+    const Finding& f = findings[i];
+    const GlossaryEntry* entry = texts.find(f.key);
+    if (!entry || f.end <= f.start || f.end > content.size()) continue;  // no evidence, no signal
+    // One signal per key and evidence span.
+    bool duplicate = std::any_of(report.signals.begin(), report.signals.end(), [&](const Signal& s) {
+      return s.key == f.key && s.span.start == f.start && s.span.end == f.end && s.location == f.location;
+    });
+    if (duplicate) continue;
+    const SignalTexts& t = entry->texts.at(catalog.locale);
+    bool first_of_key = std::none_of(report.signals.begin(), report.signals.end(),
+                                     [&](const Signal& s) { return s.key == f.key; });
+    Signal s;
+    s.key = f.key;
+    s.severity = entry->default_severity;
+    s.evidence = std::string(content.substr(f.start, f.end - f.start));
+    s.location = f.location;
+    s.span = {f.start, f.end};
+    s.explanation = t.explanation;
+    report.signals.push_back(std::move(s));
+    if (first_of_key && score.weights[i] > 0) {
+      if (reasons.size() < kMaxReasons) reasons.push_back(t.title);
+      for (const std::string& id : entry->actions) {
+        if (std::find(action_ids.begin(), action_ids.end(), id) == action_ids.end()) {
+          action_ids.push_back(id);
+        }
+      }
+    }
+  }
+
+  std::string summary = catalog.summary[v];
+  if (auto pos = summary.find("{reasons}"); pos != std::string::npos) {
+    summary.replace(pos, 9, join_reasons(catalog, reasons));
+  }
+  report.summary_plain = std::move(summary);
+
+  report.actions.clear();
+  if (score.verdict == Verdict::kSafe) {
+    report.actions.push_back(catalog.actions.at("no_action_needed"));
+    return;
+  }
+  for (const std::string& id : action_ids) {
+    if (report.actions.size() == kMaxActions) break;
+    report.actions.push_back(catalog.actions.at(id));
+  }
+  if (report.actions.size() < kMaxActions && score.verdict == Verdict::kSuspicious) {
+    report.actions.push_back(catalog.actions.at("stay_alert"));
+  }
+}
+
+}  // namespace scamcheck::internal

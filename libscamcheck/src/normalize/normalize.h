@@ -1,0 +1,40 @@
+// Normalization for matching: NFKC, case folding, default-ignorable code
+// points (zero-width characters, soft hyphens) removed and typographic
+// variants lumped (dashes, quotes). Keeps a map from every normalized byte
+// back to the original bytes, so matches become spans into the input.
+#ifndef SCAMCHECK_NORMALIZE_NORMALIZE_H_
+#define SCAMCHECK_NORMALIZE_NORMALIZE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace scamcheck::internal {
+
+class NormalizedText {
+ public:
+  // REQUIRES: `original` is valid UTF-8 and outlives this object.
+  explicit NormalizedText(std::string_view original);
+
+  std::string_view original() const { return original_; }
+  const std::string& text() const { return text_; }
+
+  // Maps normalized byte range [start, end) to the smallest original byte
+  // range that produced it. Expanding at both ends keeps the result on
+  // character boundaries of the original, so it is always a verbatim quote.
+  // REQUIRES: start < end <= text().size().
+  std::pair<std::size_t, std::size_t> to_original(std::size_t start, std::size_t end) const {
+    return {origin_start_[start], origin_end_[end - 1]};
+  }
+
+ private:
+  std::string_view original_;
+  std::string text_;
+  std::vector<std::uint32_t> origin_start_;  // per normalized byte
+  std::vector<std::uint32_t> origin_end_;    // per normalized byte
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_NORMALIZE_NORMALIZE_H_

@@ -1,0 +1,138 @@
+#include "rules/rule_set.h"
+
+#include <simdjson.h>
+
+#include <unordered_set>
+
+#include "util/json.h"
+
+namespace scamcheck::internal {
+namespace {
+
+// RE2 memory budgets: the set's DFA holds every rule at once.
+constexpr int64_t kSetMaxMemBytes = 64 << 20;
+constexpr int64_t kRuleMaxMemBytes = 2 << 20;
+
+RE2::Options rule_options(int64_t max_mem) {
+  RE2::Options options;
+  options.set_log_errors(false);
+  options.set_max_mem(max_mem);
+  return options;
+}
+
+void read_strings(simdjson::dom::element value, std::vector<std::string>& out) {
+  simdjson::dom::array array;
+  if (value.get_array().get(array)) return;
+  for (simdjson::dom::element item : array) {
+    std::string_view s;
+    if (!item.get_string().get(s)) out.emplace_back(s);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<RuleSet>> RuleSet::compile(
+    std::string_view json, std::string_view file_name,
+    const std::function<bool(std::string_view)>& known_key) {
+  const std::string name(file_name);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  const std::string text(json);
+  if (Status s = parse_data_file(parser, text, name, doc); !s.ok()) return s;
+  simdjson::dom::array rules;
+  if (doc["rules"].get_array().get(rules)) {
+    return Status::invalid_argument(name + ": \"rules\" must be an array");
+  }
+
+  auto set = std::make_unique<RuleSet>();
+  set->set_ = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
+  std::string problems;
+  auto problem = [&](const std::string& id, const std::string& what) {
+    if (!problems.empty()) problems += "; ";
+    problems += name + " rule '" + id + "': " + what;
+  };
+  std::unordered_set<std::string> ids;
+  for (simdjson::dom::element item : rules) {
+    simdjson::dom::object obj;
+    if (item.get_object().get(obj)) {
+      problem("?", "not an object");
+      continue;
+    }
+    Rule rule;
+    rule.id = std::string(string_field(obj, "id"));
+    rule.key = std::string(string_field(obj, "key"));
+    const std::string pattern(string_field(obj, "pattern"));
+    double weight = 0;
+    if (!obj["weight"].get_double().get(weight)) rule.weight = weight;
+    bool context = false;
+    if (!obj["requires_context"].get_bool().get(context)) rule.requires_context = context;
+    simdjson::dom::object examples;
+    if (!obj["examples"].get_object().get(examples)) {
+      simdjson::dom::element list;
+      if (!examples["match"].get(list)) read_strings(list, rule.match_examples);
+      if (!examples["no_match"].get(list)) read_strings(list, rule.no_match_examples);
+    }
+    if (rule.id.empty()) {
+      problem("?", "missing id");
+      continue;
+    }
+    if (!ids.insert(rule.id).second) problem(rule.id, "duplicate id");
+    if (!known_key(rule.key)) problem(rule.id, "key '" + rule.key + "' is not in the glossary");
+    if (pattern.empty()) problem(rule.id, "missing pattern");
+    if (weight < 0) problem(rule.id, "negative weight");
+    rule.regex = std::make_unique<RE2>(pattern, rule_options(kRuleMaxMemBytes));
+    if (!rule.regex->ok()) {
+      problem(rule.id, "bad pattern: " + rule.regex->error());
+      continue;
+    }
+    std::string error;
+    if (set->set_->Add(pattern, &error) < 0) {
+      problem(rule.id, "bad pattern: " + error);
+      continue;
+    }
+    set->rules_.push_back(std::move(rule));
+  }
+  if (!problems.empty()) return Status::invalid_argument(problems);
+  if (!set->set_->Compile()) {
+    return Status::resource_exhausted(name + ": rules exceed the RE2 set memory budget");
+  }
+  return set;
+}
+
+Status RuleSet::match(const NormalizedText& text, Findings& out) const {
+  if (rules_.empty()) return {};
+  std::vector<int> matched;
+  RE2::Set::ErrorInfo error{};
+  if (!set_->Match(text.text(), &matched, &error)) {
+    if (error.kind == RE2::Set::kNoError) return {};
+    return Status::internal("rule set match failed (RE2 error " +
+                            std::to_string(static_cast<int>(error.kind)) + ")");
+  }
+  const re2::StringPiece input(text.text());
+  re2::StringPiece groups[2];
+  for (int index : matched) {
+    const Rule& rule = rules_[static_cast<std::size_t>(index)];
+    const int ngroups = std::min(rule.regex->NumberOfCapturingGroups(), 1) + 1;
+    if (!rule.regex->Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups)) continue;
+    re2::StringPiece evidence = groups[0];
+    if (ngroups > 1 && groups[1].data() != nullptr && !groups[1].empty()) evidence = groups[1];
+    if (evidence.empty()) continue;  // no evidence, no signal
+    const std::size_t start = static_cast<std::size_t>(evidence.data() - input.data());
+    auto [orig_start, orig_end] = text.to_original(start, start + evidence.size());
+    Finding f;
+    f.key = rule.key;
+    f.start = orig_start;
+    f.end = orig_end;
+    f.weight = rule.weight;
+    f.requires_context = rule.requires_context;
+    out.push_back(std::move(f));
+  }
+  return {};
+}
+
+bool RuleSet::matches(const Rule& rule, std::string_view text) {
+  NormalizedText normalized(text);
+  return RE2::PartialMatch(normalized.text(), *rule.regex);
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,56 @@
+// Text rules (data/rules/<target>.json) compiled into one RE2::Set: one pass
+// over the normalized text finds every matching rule; then only the matched
+// rules run their own RE2 to locate the evidence.
+#ifndef SCAMCHECK_RULES_RULE_SET_H_
+#define SCAMCHECK_RULES_RULE_SET_H_
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "detect/finding.h"
+#include "normalize/normalize.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+struct Rule {
+  std::string id;   // stable, unique
+  std::string key;  // glossary key
+  double weight = 0;  // 0: the key's default weight
+  bool requires_context = false;
+  std::unique_ptr<RE2> regex;
+  std::vector<std::string> match_examples;
+  std::vector<std::string> no_match_examples;
+};
+
+class RuleSet {
+ public:
+  // Parses and compiles a rule file. `known_key` says whether a glossary key
+  // exists. Every problem (bad JSON, bad pattern, unknown key, duplicate id)
+  // is reported at once, each with the file and rule id.
+  static Result<std::unique_ptr<RuleSet>> compile(
+      std::string_view json, std::string_view file_name,
+      const std::function<bool(std::string_view)>& known_key);
+
+  // Appends one finding per matching rule, spans in original bytes. Fails
+  // only if RE2 runs out of memory (never silently "no match").
+  Status match(const NormalizedText& text, Findings& out) const;
+
+  const std::vector<Rule>& rules() const { return rules_; }
+  // True if `rule`'s own regex matches `text` after normalization.
+  static bool matches(const Rule& rule, std::string_view text);
+
+ private:
+  std::vector<Rule> rules_;
+  std::unique_ptr<RE2::Set> set_;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_RULES_RULE_SET_H_

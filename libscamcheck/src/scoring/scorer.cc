@@ -1,0 +1,119 @@
+#include "scoring/scorer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <unordered_map>
+
+#include "util/json.h"
+
+namespace scamcheck::internal {
+
+Result<std::unique_ptr<Scorer>> Scorer::load(const DataSource& data, const Texts& texts) {
+  const std::string name = data.describe("scoring.json");
+  auto text = data.read("scoring.json");
+  if (!text.ok()) return text.status();
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (Status s = parse_data_file(parser, *text, name, doc); !s.ok()) return s;
+
+  auto scorer = std::make_unique<Scorer>();
+  std::string problems;
+  auto number = [&](std::string_view field, double& out) {
+    if (doc[field].get_double().get(out) || out <= 0) {
+      problems += name + ": \"" + std::string(field) + "\" must be a positive number; ";
+    }
+  };
+  number("scale", scorer->scale_);
+  number("repeat_factor", scorer->repeat_factor_);
+  number("repeat_cap", scorer->repeat_cap_);
+
+  // Default weight by severity, then per-key overrides.
+  std::map<std::string, double, std::less<>> by_severity;
+  simdjson::dom::object defaults, weights;
+  if (doc["severity_weights"].get_object().get(defaults) ||
+      doc["weights"].get_object().get(weights)) {
+    return Status::invalid_argument(name + ": needs objects \"severity_weights\" and \"weights\"");
+  }
+  for (auto [severity, value] : defaults) by_severity[std::string(severity)] = value.get_double().value_unsafe();
+  for (const GlossaryEntry& e : texts.entries()) {
+    auto it = by_severity.find(to_string(e.default_severity));
+    if (it == by_severity.end()) {
+      problems += name + ": no severity_weights entry for " +
+                  std::string(to_string(e.default_severity)) + "; ";
+      continue;
+    }
+    scorer->key_weights_[e.key] = it->second;
+  }
+  for (auto [key, value] : weights) {
+    double w = 0;
+    if (!texts.find(key)) {
+      problems += name + ": weight for unknown key '" + std::string(key) + "'; ";
+    } else if (value.get_double().get(w) || w < 0) {
+      problems += name + ": weight of '" + std::string(key) + "' must be a number >= 0; ";
+    } else {
+      scorer->key_weights_[std::string(key)] = w;
+    }
+  }
+  if (!problems.empty()) return Status::invalid_argument(problems);
+  return scorer;
+}
+
+double Scorer::weight_of(const Finding& f) const {
+  if (f.weight > 0) return f.weight * f.strength;
+  auto it = key_weights_.find(f.key);
+  return (it == key_weights_.end() ? 0.0 : it->second) * f.strength;
+}
+
+
+Score Scorer::score(const Findings& findings) const {
+  Score result;
+  result.weights.resize(findings.size());
+  for (std::size_t i = 0; i < findings.size(); ++i) result.weights[i] = weight_of(findings[i]);
+  result.ranked.resize(findings.size());
+  std::iota(result.ranked.begin(), result.ranked.end(), 0);
+  std::stable_sort(result.ranked.begin(), result.ranked.end(),
+                   [&](std::size_t a, std::size_t b) { return result.weights[a] > result.weights[b]; });
+
+  // Per key: strongest in full, repeats damped and capped.
+  std::unordered_map<std::string_view, std::pair<double, double>> per_key;  // strongest, sum
+  for (std::size_t i : result.ranked) {
+    auto [it, fresh] = per_key.try_emplace(findings[i].key, result.weights[i], result.weights[i]);
+    if (!fresh) {
+      it->second.second = std::min(it->second.second + repeat_factor_ * result.weights[i],
+                                   repeat_cap_ * it->second.first);
+    }
+  }
+  double total = 0;
+  std::size_t strong_keys = 0;  // independent keys of real weight
+  for (const auto& [key, w] : per_key) {
+    total += w.second;
+    if (w.first >= 20) ++strong_keys;
+  }
+  const double score = 100.0 * (1.0 - std::exp(-total / scale_));
+  result.risk_score = std::clamp(static_cast<int>(std::lround(score)), 0, 100);
+  result.verdict = verdict_for_score(result.risk_score);
+
+  // Confidence: how far the score sits from the nearest verdict boundary,
+  // and, for a warning, how many independent signs back it.
+  double conf;
+  switch (result.verdict) {
+    case Verdict::kSafe:
+      // No signal at all is fairly, not fully, sure: rules see only known tricks.
+      conf = 85.0 - 30.0 * result.risk_score / 30.0;
+      break;
+    case Verdict::kSuspicious: {
+      const double margin = std::min(result.risk_score - 30, 69 - result.risk_score);
+      conf = 45.0 + margin + 5.0 * std::min<std::size_t>(strong_keys, 3);
+      break;
+    }
+    case Verdict::kDanger:
+    default:
+      conf = 70.0 + 0.6 * (result.risk_score - 70) + 5.0 * std::min<std::size_t>(strong_keys, 4);
+      break;
+  }
+  result.confidence = std::clamp(static_cast<int>(std::lround(conf)), 0, 99);
+  return result;
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,51 @@
+// Scoring: findings -> risk score, verdict and confidence, configured by
+// data/scoring.json (weights per key, the scale of the score curve).
+#ifndef SCAMCHECK_SCORING_SCORER_H_
+#define SCAMCHECK_SCORING_SCORER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/data_source.h"
+#include "detect/finding.h"
+#include "explain/glossary.h"
+#include "scamcheck/report.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+struct Score {
+  int risk_score = 0;
+  int confidence = 0;
+  Verdict verdict = Verdict::kSafe;
+  // Indices into the findings, strongest first, one or more per key; the
+  // weight each finding contributed is in `weights` (same order as findings).
+  std::vector<std::size_t> ranked;
+  std::vector<double> weights;
+};
+
+class Scorer {
+ public:
+  static Result<std::unique_ptr<Scorer>> load(const DataSource& data, const Texts& texts);
+
+  // The effective weight of a finding (rule weight, or the key's weight,
+  // times strength).
+  double weight_of(const Finding& f) const;
+
+  // Combines findings: per key the strongest counts fully and each further
+  // one adds `repeat_factor` of its weight (at most `repeat_cap` times the
+  // strongest); score = 100 * (1 - exp(-total / scale)).
+  Score score(const Findings& findings) const;
+
+ private:
+  std::map<std::string, double, std::less<>> key_weights_;
+  double scale_ = 50;
+  double repeat_factor_ = 0.25;
+  double repeat_cap_ = 2.0;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_SCORING_SCORER_H_

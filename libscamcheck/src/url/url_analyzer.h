@@ -1,0 +1,43 @@
+// URL analysis: parsing (libcurl URL API), registrable domain (libpsl),
+// IDN (libidn2), and the URL signals (brand lookalikes, brand in subdomain
+// or path, IP hosts, userinfo tricks, shorteners, risky TLDs, ...).
+#ifndef SCAMCHECK_URL_URL_ANALYZER_H_
+#define SCAMCHECK_URL_URL_ANALYZER_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+#include <string_view>
+
+#include "data/data_source.h"
+#include "detect/finding.h"
+#include "extract/links.h"
+#include "scamcheck/report.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+class UrlAnalyzer {
+ public:
+  // Loads lists/brands.json, lists/risky_tlds.txt, lists/shorteners.txt,
+  // lists/free_hosting.txt, ... and validates them; every problem is
+  // reported in the Status.
+  static Result<std::unique_ptr<UrlAnalyzer>> load(const DataSource& data);
+  virtual ~UrlAnalyzer() = default;
+
+  // Analyzes the link `link` found in `text` (the original input). Appends
+  // findings whose spans lie inside [link.start, link.end) — each evidence
+  // is verbatim text, narrowed to the part that caused it (host, port,
+  // userinfo, path segment) where that part is written verbatim — and fills
+  // `info` (url, host, registrable_domain). Thread-safe (const).
+  virtual void analyze(std::string_view text, const LinkMatch& link, Findings& out,
+                       UrlInfo& info) const = 0;
+
+  // Names of the known brands (lower case, e.g. "paypal", "sparkasse"), for
+  // the confusable-word check on text.
+  virtual const std::vector<std::string>& brand_names() const = 0;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_URL_URL_ANALYZER_H_

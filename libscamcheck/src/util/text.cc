@@ -1,0 +1,72 @@
+#include "util/text.h"
+
+#include <simdjson.h>
+#include <utf8proc.h>
+
+#include <chrono>
+#include <ctime>
+#include <random>
+
+namespace scamcheck::internal {
+
+bool is_valid_utf8(std::string_view text) { return simdjson::validate_utf8(text); }
+
+std::int64_t count_word_runs(std::string_view text) {
+  const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
+  auto remaining = static_cast<utf8proc_ssize_t>(text.size());
+  std::int64_t runs = 0;
+  bool in_run = false;
+  while (remaining > 0) {
+    utf8proc_int32_t cp;
+    utf8proc_ssize_t len = utf8proc_iterate(s, remaining, &cp);
+    if (len <= 0) break;
+    bool word;
+    if (cp < 0x80) {
+      word = (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
+    } else {
+      utf8proc_category_t cat = utf8proc_category(cp);
+      word = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
+             (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
+    }
+    if (word && !in_run) ++runs;
+    in_run = word;
+    s += len;
+    remaining -= len;
+  }
+  return runs;
+}
+
+std::string new_ulid() {
+  static constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  const auto ms = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(
+          std::chrono::system_clock::now().time_since_epoch())
+          .count());
+  // 128 bits: 48 of time, 80 of randomness; written as 26 base32 digits
+  // (the first digit carries the top 3 bits).
+  unsigned __int128 value = static_cast<unsigned __int128>(ms & 0xFFFFFFFFFFFFULL) << 80;
+  value |= static_cast<unsigned __int128>(rng() & 0xFFFF) << 64;
+  value |= rng();
+  std::string out(26, '0');
+  for (int i = 25; i >= 0; --i) {
+    out[static_cast<std::size_t>(i)] = kCrockford[static_cast<unsigned>(value & 31)];
+    value >>= 5;
+  }
+  return out;
+}
+
+std::string utc_now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  const std::time_t secs = std::chrono::system_clock::to_time_t(now);
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
+  return buf;
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,26 @@
+// UTF-8 validation, token counting, identifiers and timestamps.
+#ifndef SCAMCHECK_UTIL_TEXT_H_
+#define SCAMCHECK_UTIL_TEXT_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace scamcheck::internal {
+
+bool is_valid_utf8(std::string_view text);
+
+// Number of maximal runs of letters and digits (Unicode categories L* and
+// N*): the heuristic's input_tokens (CONTRACT §1). REQUIRES: valid UTF-8.
+std::int64_t count_word_runs(std::string_view text);
+
+// A new ULID (26 Crockford base32 characters: 48-bit milliseconds since the
+// epoch, then 80 random bits), sortable by creation time.
+std::string new_ulid();
+
+// The current UTC time as ISO 8601 with milliseconds and "Z".
+std::string utc_now_iso8601();
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_UTIL_TEXT_H_

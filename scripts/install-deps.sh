@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package ScamCheck needs to build, test and run.
+# Idempotent: packages already present are left alone. Run as root.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git ca-certificates
+  clang libclang-rt-14-dev          # libFuzzer and sanitizer runtimes
+  # core library
+  libre2-dev libsimdjson-dev rapidjson-dev libutf8proc-dev libicu-dev
+  libcurl4-openssl-dev libpsl-dev libidn2-dev publicsuffix
+  libfmt-dev
+  # adapters
+  libcli11-dev libspdlog-dev
+  # tests and benchmarks
+  doctest-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+echo "install-deps: all ${#packages[@]} packages present"

@@ -1,0 +1,145 @@
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <fstream>
+#include <thread>
+
+#include "analyzer_impl.h"
+#include "scamcheck/scamcheck.h"
+
+using scamcheck::Analyzer;
+using scamcheck::Kind;
+using scamcheck::StatusCode;
+using scamcheck::Verdict;
+
+namespace {
+const Analyzer& analyzer() {
+  static auto created = Analyzer::create();
+  REQUIRE_MESSAGE(created.ok(), created.status().to_string());
+  return **created;
+}
+
+void check_spans(const scamcheck::Report& r, std::string_view content) {
+  for (const auto& s : r.signals) {
+    INFO(s.key << " '" << s.evidence << "'");
+    CHECK(s.location == "content");
+    REQUIRE(s.span.end <= content.size());
+    CHECK(s.span.start < s.span.end);
+    CHECK(content.substr(s.span.start, s.span.end - s.span.start) == s.evidence);
+    CHECK_FALSE(s.explanation.empty());
+  }
+}
+}  // namespace
+
+TEST_CASE("bad input is an error value, never a crash") {
+  const Analyzer& a = analyzer();
+  CHECK(a.analyze("", Kind::kText, "en").status().code() == StatusCode::kInvalidArgument);
+  CHECK(a.analyze("  \n\t ", Kind::kText, "en").status().code() == StatusCode::kInvalidArgument);
+  CHECK(a.analyze("\xC3\x28", Kind::kText, "en").status().code() == StatusCode::kInvalidArgument);
+  CHECK(a.analyze(std::string(65537, 'a'), Kind::kText, "en").status().code() ==
+        StatusCode::kOutOfRange);
+  CHECK(a.analyze(std::string(65536, 'a'), Kind::kText, "en").ok());
+  CHECK(a.analyze("hello", "nonsense", "en").status().code() == StatusCode::kInvalidArgument);
+  CHECK(a.analyze("hello", static_cast<Kind>(42), "en").status().code() ==
+        StatusCode::kInvalidArgument);
+  CHECK(a.analyze("hello", Kind::kImage, "en").status().code() == StatusCode::kUnimplemented);
+  CHECK(a.analyze(std::string("a\0b", 3), Kind::kText, "en").ok());
+}
+
+TEST_CASE("a report has the contract's shape") {
+  const std::string text = "Hi, see you at 7 at the cinema?";
+  auto r = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(r.ok());
+  CHECK(r->id.rfind("rpt_", 0) == 0);
+  CHECK(r->id.size() == 30);
+  CHECK(r->kind == Kind::kText);
+  CHECK(r->locale == "en");
+  CHECK(r->verdict == Verdict::kSafe);
+  CHECK(r->risk_score < 30);
+  CHECK(r->confidence >= 0);
+  CHECK(r->confidence <= 100);
+  CHECK_FALSE(r->summary_plain.empty());
+  CHECK(r->actions.size() >= 1);
+  CHECK(r->actions.size() <= 4);
+  CHECK(r->model_used == "heuristic-fallback");
+  CHECK(r->input_tokens == 8);
+  CHECK(r->output_tokens == 0);
+  CHECK(r->created_at.back() == 'Z');
+  CHECK_FALSE(r->extracted_text.has_value());
+}
+
+TEST_CASE("a scam gets a warning with evidence, localized with fallback") {
+  const std::string text =
+      "Your account has been suspended. Confirm your password within 24 hours at "
+      "http://paypal.com.secure-login.top/verify or it will be closed.";
+  for (const char* locale : {"en", "de-AT", "fr"}) {
+    auto r = analyzer().analyze(text, Kind::kText, locale);
+    REQUIRE(r.ok());
+    CHECK(r->verdict == Verdict::kDanger);
+    CHECK(r->locale == (std::string(locale) == "de-AT" ? "de" : "en"));
+    CHECK(r->signals.size() >= 2);
+    CHECK(r->actions.size() >= 1);
+    CHECK(r->actions.size() <= 4);
+    CHECK(r->urls.size() == 1);
+    check_spans(*r, text);
+  }
+}
+
+TEST_CASE("urls: scheme optional, surrounding whitespace ignored") {
+  for (const char* url : {"paypal.com.secure-login.top/verify", "  http://192.168.10.5/login  ",
+                          "https://www.wikipedia.org/"}) {
+    auto r = analyzer().analyze(url, Kind::kUrl, "en");
+    REQUIRE(r.ok());
+    CHECK(r->urls.size() == 1);
+    check_spans(*r, url);
+  }
+}
+
+TEST_CASE("every emitted finding key is in the glossary") {
+  auto& impl = static_cast<const scamcheck::internal::AnalyzerImpl&>(analyzer());
+  const char* samples[] = {
+      "Hallo Mama, das ist meine neue Nummer. Kannst du mir schnell 1.200 € überweisen? "
+      "IBAN DE89 3704 0044 0532 0130 00",
+      "URGENT! You have won a £1000 prize. Call 09061701461 now. T&Cs apply, txt STOP to opt out",
+      "Send 0.5 BTC to bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq or I publish the video",
+      "pаypal login: hxxps://paypal-secure[.]com/login and https://amaz0n.de.verify.xyz:8080/",
+      "Install AnyDesk so our support can fix your bank account, give us the TAN",
+  };
+  for (const char* s : samples) {
+    scamcheck::Report report;
+    auto findings = impl.detect(s, Kind::kText, report);
+    REQUIRE(findings.ok());
+    for (const auto& f : *findings) {
+      INFO(f.key);
+      CHECK(impl.texts().find(f.key) != nullptr);
+    }
+  }
+}
+
+TEST_CASE("one analyzer is shared by many threads") {
+  const Analyzer& a = analyzer();
+  const std::string text = "Your parcel is on hold, pay the customs fee at http://dhl-paket.top/pay";
+  auto expected = a.analyze(text, Kind::kText, "de");
+  REQUIRE(expected.ok());
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 200; ++i) {
+        auto r = a.analyze(text, Kind::kText, "de");
+        if (!r.ok() || r->risk_score != expected->risk_score ||
+            r->signals.size() != expected->signals.size()) {
+          ++mismatches;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("a missing data directory is a clear error naming it") {
+  auto created = Analyzer::create({.data_dir = "/nonexistent/scamcheck-data"});
+  REQUIRE_FALSE(created.ok());
+  CHECK(created.status().message().find("/nonexistent/scamcheck-data") != std::string::npos);
+}
