@@ -27,6 +27,17 @@ bool is_combining(const unsigned char* s, std::size_t len) {
          p->category == UTF8PROC_CATEGORY_ME;
 }
 
+// Typographic quotes that utf8proc's LUMP leaves alone: “ ” „ ‟ ″ -> '"',
+// ‘ ’ ‚ ‛ ′ -> '\''. Returns 0 for anything else.
+char ascii_quote(const unsigned char* s, std::size_t len) {
+  if (len != 3 || s[0] != 0xE2 || s[1] != 0x80) return 0;
+  switch (s[2]) {
+    case 0x9C: case 0x9D: case 0x9E: case 0x9F: case 0xB3: return '"';
+    case 0x98: case 0x99: case 0x9A: case 0x9B: case 0xB2: return '\'';
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 NormalizedText::NormalizedText(std::string_view original) : original_(original) {
@@ -37,7 +48,11 @@ NormalizedText::NormalizedText(std::string_view original) : original_(original) 
   const std::size_t n = original.size();
   std::size_t i = 0;
   while (i < n) {
-    if (s[i] < 0x80) {  // ASCII fast path: fold case, map 1:1
+    // A combining mark after an ASCII letter (u + U+0308) needs the slow path.
+    const bool ascii = s[i] < 0x80;
+    const bool mark_follows =
+        ascii && i + 1 < n && s[i + 1] >= 0x80 && is_combining(s + i + 1, n - i - 1);
+    if (ascii && !mark_follows) {  // ASCII fast path: fold case, map 1:1
       unsigned char c = s[i];
       if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
       text_.push_back(static_cast<char>(c));
@@ -49,6 +64,13 @@ NormalizedText::NormalizedText(std::string_view original) : original_(original) 
     // A segment: one code point plus the combining marks that follow it,
     // normalized together so composition (e.g. u + U+0308 -> ü) works.
     std::size_t end = i + sequence_length(s[i]);
+    if (char q = ascii_quote(s + i, end - i); q != 0) {
+      text_.push_back(q);
+      origin_start_.push_back(static_cast<std::uint32_t>(i));
+      origin_end_.push_back(static_cast<std::uint32_t>(end));
+      i = end;
+      continue;
+    }
     while (end < n && s[end] >= 0x80 && is_combining(s + end, n - end)) {
       end += sequence_length(s[end]);
     }

@@ -9,11 +9,11 @@ bool any_key(std::string_view) { return true; }
 }  // namespace
 
 TEST_CASE("rules compile into one set and report spans in original bytes") {
-  const char* json = R"({"version": 1, "rules": [
+  const char* json = R"json({"version": 1, "rules": [
     {"id": "t.password", "key": "credential_request", "pattern": "confirm\\s+your\\s+password"},
     {"id": "t.won", "key": "prize_lottery", "pattern": "you\\s+(?:have\\s+)?won", "weight": 25},
     {"id": "t.group", "key": "otp_request", "pattern": "send (?:us )?(the code)"}
-  ]})";
+  ]})json";
   auto set = RuleSet::compile(json, "test.json", any_key);
   REQUIRE(set.ok());
   const std::string text = "Please CONFIRM your Password. You WON! Send us the code.";
@@ -33,11 +33,11 @@ TEST_CASE("rules compile into one set and report spans in original bytes") {
 }
 
 TEST_CASE("every problem of a bad rule file is reported at once") {
-  const char* json = R"({"version": 1, "rules": [
+  const char* json = R"json({"version": 1, "rules": [
     {"id": "a", "key": "credential_request", "pattern": "(unclosed"},
     {"id": "a", "key": "nope", "pattern": "x"},
     {"id": "b", "key": "credential_request"}
-  ]})";
+  ]})json";
   auto set = RuleSet::compile(json, "bad.json", [](std::string_view k) { return k != "nope"; });
   REQUIRE_FALSE(set.ok());
   const std::string& msg = set.status().message();
@@ -48,12 +48,12 @@ TEST_CASE("every problem of a bad rule file is reported at once") {
 }
 
 TEST_CASE("a file without version 1 is rejected") {
-  CHECK_FALSE(RuleSet::compile(R"({"rules": []})", "x.json", any_key).ok());
+  CHECK_FALSE(RuleSet::compile(R"json({"rules": []})json", "x.json", any_key).ok());
   CHECK_FALSE(RuleSet::compile("not json", "x.json", any_key).ok());
 }
 
 TEST_CASE("no match is not an error") {
-  auto set = RuleSet::compile(R"({"version":1,"rules":[{"id":"x","key":"k","pattern":"zzz"}]})",
+  auto set = RuleSet::compile(R"json({"version":1,"rules":[{"id":"x","key":"k","pattern":"zzz"}]})json",
                               "x.json", any_key);
   REQUIRE(set.ok());
   Findings out;

@@ -1,0 +1,858 @@
+#include "detect/unicode_checks.h"
+
+#include <unicode/normalizer2.h>
+#include <unicode/uchar.h>
+#include <unicode/unistr.h>
+#include <unicode/uscript.h>
+#include <unicode/uspoof.h>
+#include <unicode/utf8.h>
+
+#include <bitset>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "detect/unicode_checks_impl.h"
+
+// Thread safety: one USpoofChecker is configured in create() and then only
+// used through functions taking `const USpoofChecker*` (uspoof_check2UTF8,
+// uspoof_getSkeletonUnicodeString). ICU 72's uspoof.h ("Thread Safety")
+// guarantees that these may be called concurrently on the same instance, so
+// check() shares it without locks or thread-local clones. The Normalizer2
+// instances are ICU-owned immutable singletons, safe from any thread.
+//
+// Cost: pure-ASCII text (most SMS) never reaches ICU: it can only hold
+// digit/capital-I look-alikes, found with a table-free ASCII fold and one hash
+// look-up per word of 4+ characters. Non-ASCII words use a per-code-point
+// skeleton table built in create(); ICU runs per word only for the
+// restriction-level check of words that mix two scripts, for the "written
+// normally" comparison after a key hit, and for brands with non-ASCII keys.
+
+namespace scamcheck::internal {
+namespace {
+
+constexpr std::size_t kMaxFindingsPerKey = 3;  // evidence enough; caps noise
+constexpr int kMinBrandCodePoints = 4;         // shorter names match too much
+constexpr int kMaxInvisibleContext = 32;       // code points either side
+
+// Scripts with Latin look-alikes; their skeletons are tabulated at create()
+// (about 19k code points, a few milliseconds). A code point outside these
+// ranges makes a word's fast key fail, i.e. the word is not compared with
+// ASCII brand keys.
+constexpr std::pair<UChar32, UChar32> kTabulatedRanges[] = {
+    {0x0080, 0x2FFF},    // Latin-1 .. Cyrillic, Armenian, Cherokee, letterlike, ...
+    {0xA000, 0xABFF},    // Lisu, Vai, Cyrillic Ext-B, Latin Ext-D/E, Cherokee Sup.
+    {0xFB00, 0xFFEF},    // ligatures, fullwidth forms
+    {0x10000, 0x107FF},  // Old Italic, Gothic, Deseret, Osage, ...
+    {0x1D400, 0x1D7FF},  // mathematical alphanumerics
+};
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using StringSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
+
+bool is_ascii_alnum(std::uint8_t b) {
+  return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
+}
+bool is_ascii_alpha(std::uint8_t b) { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z'); }
+
+// Characters a word consists of: letters, marks, digits, letter numbers and
+// format characters (so "Pass\u200Bword" stays one word).
+bool is_word_cp(UChar32 c) {
+  if (c < 0) return false;
+  if (c < 0x80) return is_ascii_alnum(static_cast<std::uint8_t>(c));
+  return (U_GET_GC_MASK(c) &
+          (U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK | U_GC_NL_MASK | U_GC_CF_MASK)) != 0;
+}
+
+bool is_letter(UChar32 c) {
+  if (c < 0) return false;
+  if (c < 0x80) return is_ascii_alpha(static_cast<std::uint8_t>(c));
+  return (U_GET_GC_MASK(c) & U_GC_L_MASK) != 0;
+}
+
+bool is_mark(UChar32 c) { return c >= 0x80 && (U_GET_GC_MASK(c) & U_GC_M_MASK) != 0; }
+
+bool is_space(UChar32 c) {
+  if (c < 0) return false;
+  if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');
+  return u_isUWhiteSpace(c) != 0;
+}
+
+bool is_emoji_part(UChar32 c) {
+  return c >= 0x80 && (u_hasBinaryProperty(c, UCHAR_EXTENDED_PICTOGRAPHIC) ||
+                       (c >= 0x1F3FB && c <= 0x1F3FF));  // skin-tone modifiers
+}
+
+bool is_variation_selector(UChar32 c) {
+  return (c >= 0xFE00 && c <= 0xFE0F) || (c >= 0xE0100 && c <= 0xE01EF);
+}
+
+UScriptCode script_of(UChar32 c) {
+  if (c < 0) return USCRIPT_INVALID_CODE;
+  if (c < 0x80)
+    return is_ascii_alpha(static_cast<std::uint8_t>(c)) ? USCRIPT_LATIN : USCRIPT_COMMON;
+  UErrorCode status = U_ZERO_ERROR;
+  UScriptCode script = uscript_getScript(c, &status);
+  return U_SUCCESS(status) ? script : USCRIPT_INVALID_CODE;
+}
+
+bool is_real_script(UScriptCode s) {
+  return s != USCRIPT_COMMON && s != USCRIPT_INHERITED && s != USCRIPT_UNKNOWN &&
+         s != USCRIPT_INVALID_CODE;
+}
+
+// A letter of a script in which zero-width (non-)joiners and zero-width
+// spaces are ordinary spelling or line-breaking aids (Arabic, Persian, Indic,
+// Thai, ...). Alphabets that look like Latin are excluded: there such a
+// character only serves to break up or hide a word.
+bool is_joining_script_letter(UChar32 c) {
+  if (c < 0x80 || !(is_letter(c) || is_mark(c))) return false;
+  UScriptCode s = script_of(c);
+  return is_real_script(s) && s != USCRIPT_LATIN && s != USCRIPT_GREEK && s != USCRIPT_CYRILLIC &&
+         s != USCRIPT_ARMENIAN && s != USCRIPT_CHEROKEE;
+}
+
+// What prev_cp()/next_cp() step over to reach the character of interest.
+enum class Skip {
+  kNothing,
+  kMarks,      // combining marks, variation selectors, skin-tone modifiers
+  kInvisible,  // the above and default-ignorable code points
+};
+
+bool skipped(UChar32 c, Skip skip) {
+  if (skip == Skip::kNothing || c < 0x80) return false;
+  if (is_mark(c) || (c >= 0x1F3FB && c <= 0x1F3FF)) return true;
+  return skip == Skip::kInvisible && is_default_ignorable(c);
+}
+
+// At most this many code points are skipped, so that long runs of marks or
+// invisible characters cost linear, not quadratic, time.
+constexpr int kMaxSkipped = 8;
+
+// Code point before byte offset `pos` (U_SENTINEL if none).
+UChar32 prev_cp(std::string_view t, std::size_t pos, Skip skip) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
+  auto i = static_cast<std::int32_t>(pos);
+  for (int k = 0; i > 0 && k <= kMaxSkipped; ++k) {
+    UChar32 c;
+    U8_PREV(s, 0, i, c);
+    if (!skipped(c, skip)) return c;
+  }
+  return U_SENTINEL;
+}
+
+// Code point at byte offset `pos` (U_SENTINEL at the end).
+UChar32 next_cp(std::string_view t, std::size_t pos, Skip skip = Skip::kNothing) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
+  const auto n = static_cast<std::int32_t>(t.size());
+  auto i = static_cast<std::int32_t>(pos);
+  for (int k = 0; i < n && k <= kMaxSkipped; ++k) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (!skipped(c, skip)) return c;
+  }
+  return U_SENTINEL;
+}
+
+bool is_letter_or_digit(UChar32 c) {
+  if (c < 0) return false;
+  if (c < 0x80) return is_ascii_alnum(static_cast<std::uint8_t>(c));
+  return (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_ND_MASK)) != 0;
+}
+
+// Whether the invisible character at [pos, end) splits a word ("Pass|word",
+// "12|0"), as opposed to padding between spaces, which newsletters use to
+// shape their preview line.
+bool splits_word(std::string_view t, std::size_t pos, std::size_t end) {
+  return is_letter_or_digit(prev_cp(t, pos, Skip::kInvisible)) &&
+         is_letter_or_digit(next_cp(t, end, Skip::kInvisible));
+}
+
+bool has_rtl_letters(std::string_view t) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
+  const auto n = static_cast<std::int32_t>(t.size());
+  for (std::int32_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (!is_letter(c)) continue;  // RLM itself has direction R
+    UCharDirection d = u_charDirection(c);
+    if (d == U_RIGHT_TO_LEFT || d == U_RIGHT_TO_LEFT_ARABIC) return true;
+  }
+  return false;
+}
+
+bool is_invisible_candidate(UChar32 c) {
+  return c == 0x00AD || c == 0x115F || c == 0x1160 || c == 0x180E || (c >= 0x200B && c <= 0x200F) ||
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x2064) ||
+         (c >= 0x2066 && c <= 0x2069) || c == 0x3164 || c == 0xFEFF || c == 0xFFA0 ||
+         (c >= 0xE0000 && c <= 0xE007F) || is_variation_selector(c);
+}
+
+bool is_valid_utf8(std::string_view t) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
+  const auto n = static_cast<std::int32_t>(t.size());
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) return false;
+  }
+  return true;
+}
+
+void add_finding(Findings& out, const char* key, std::size_t start, std::size_t end) {
+  Finding f;
+  f.key = key;
+  f.start = start;
+  f.end = end;
+  f.strength = 1.0;
+  out.push_back(std::move(f));
+}
+
+// What one pass over a word learned about it.
+struct WordInfo {
+  std::size_t start = 0;
+  std::size_t end = 0;
+  int code_points = 0;  // not counting default-ignorables
+  int letters = 0;
+  int digits = 0;  // ASCII digits, the usual letter stand-ins
+  bool non_ascii = false;
+  bool has_one = false;
+  bool hex_only = true;  // only [0-9a-fA-F]: ids and hashes, not words
+  UScriptCode first_script = USCRIPT_INVALID_CODE;
+  bool several_scripts = false;
+
+  // Extends a compound ("T-Mobile") by the next word after its joiner.
+  void absorb(const WordInfo& w) {
+    end = w.end;
+    code_points += w.code_points + 1;
+    letters += w.letters;
+    digits += w.digits;
+    non_ascii = non_ascii || w.non_ascii;
+    has_one = has_one || w.has_one;
+    hex_only = false;
+  }
+};
+
+bool is_hex_letter(std::uint8_t b) { return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'); }
+
+// Scans the word starting at `pos` (which must start a word character).
+WordInfo scan_word(std::string_view t, std::size_t pos) {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
+  const auto n = static_cast<std::int32_t>(t.size());
+  WordInfo w;
+  w.start = pos;
+  auto note_script = [&w](UScriptCode script) {
+    if (!is_real_script(script)) return;
+    if (w.first_script == USCRIPT_INVALID_CODE) {
+      w.first_script = script;
+    } else if (w.first_script != script) {
+      w.several_scripts = true;
+    }
+  };
+  auto i = static_cast<std::int32_t>(pos);
+  while (i < n) {
+    if (s[i] < 0x80) {
+      if (!is_ascii_alnum(s[i])) break;
+      if (is_ascii_alpha(s[i])) {
+        ++w.letters;
+        if (!is_hex_letter(s[i])) w.hex_only = false;
+        note_script(USCRIPT_LATIN);
+      } else {
+        ++w.digits;
+        if (s[i] == '1') w.has_one = true;
+      }
+      ++w.code_points;
+      ++i;
+      continue;
+    }
+    std::int32_t j = i;
+    UChar32 c;
+    U8_NEXT(s, j, n, c);
+    if (!is_word_cp(c)) break;
+    w.non_ascii = true;
+    w.hex_only = false;
+    if (!is_default_ignorable(c)) {
+      ++w.code_points;
+      if (is_letter(c)) {
+        ++w.letters;
+        note_script(script_of(c));
+      }
+    }
+    i = j;
+  }
+  w.end = static_cast<std::size_t>(i);
+  return w;
+}
+
+class UnicodeCheckerImpl final : public UnicodeChecker {
+ public:
+  explicit UnicodeCheckerImpl(ConfusableKeys keys) : keys_(std::move(keys)) {}
+
+  // Registers one brand; false if it is not usable (too short, several words).
+  bool add_brand(std::string_view brand);
+
+  void check(std::string_view text, Findings& out) const override;
+
+ private:
+  struct Counts {
+    std::size_t mixed = 0;
+    std::size_t confusable = 0;
+  };
+
+  void check_invisible(std::string_view text, Findings& out) const;
+  bool invisible_is_suspicious(std::string_view text, std::size_t pos, std::size_t end, UChar32 c,
+                               std::optional<bool>& rtl, std::size_t& ok_tag_end) const;
+  void check_words(std::string_view text, Findings& out) const;
+  void check_mixed_script(std::string_view text, const WordInfo& w, Counts& counts,
+                          Findings& out) const;
+  void check_confusable(std::string_view text, const WordInfo& w, Counts& counts,
+                        Findings& out) const;
+  bool matches_brand_key(std::string_view word, bool non_ascii, bool one_as_i) const;
+  bool is_brand_written_normally(std::string_view word, bool non_ascii) const;
+
+  static constexpr std::size_t kFilterBits = 4096;
+  // Cheap pre-check before hashing a word's key: most words of a message
+  // are rejected by one bit test.
+  static std::size_t filter_slot(std::string_view key) {
+    const auto first = static_cast<std::uint8_t>(key.front());
+    const auto second = static_cast<std::uint8_t>(key.size() > 1 ? key[1] : 0);
+    const auto last = static_cast<std::uint8_t>(key.back());
+    return (key.size() * 7 + first * 131 + second * 31 + last) % kFilterBits;
+  }
+  bool may_be_brand_key(std::string_view key) const {
+    return !key.empty() && key_filter_.test(filter_slot(key)) &&
+           brand_keys_.find(key) != brand_keys_.end();
+  }
+  void add_brand_key(std::string_view key) {
+    if (key.empty()) return;
+    key_filter_.set(filter_slot(key));
+    brand_keys_.emplace(key);
+  }
+
+  ConfusableKeys keys_;
+  std::bitset<kFilterBits> key_filter_;
+  StringSet brand_keys_;    // keys of the brands (and their i->l variants)
+  StringSet normal_names_;  // NFKC_Casefold forms of the brands
+  bool has_non_ascii_brand_keys_ = false;
+  bool has_joined_brands_ = false;  // a brand like "t-mobile" or "at&t"
+  int max_brand_code_points_ = 0;
+};
+
+bool UnicodeCheckerImpl::add_brand(std::string_view brand) {
+  std::string normal = nfkc_casefold(brand);
+  if (normal.empty()) return false;
+  // Single words only: word characters, optionally joined by '-' or '&'.
+  const auto* s = reinterpret_cast<const std::uint8_t*>(normal.data());
+  const auto n = static_cast<std::int32_t>(normal.size());
+  int code_points = 0;
+  bool joined = false;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c == '-' || c == '&') {
+      if (i == 1 || i == n) return false;
+      joined = true;
+    } else if (!is_word_cp(c)) {
+      return false;
+    }
+    ++code_points;
+  }
+  if (code_points < kMinBrandCodePoints) return false;
+
+  auto add_key = [this](std::string_view name) {
+    ConfusableKeyBuffer key;
+    if (keys_.key_fast(name, false, key)) {
+      add_brand_key(key.view());
+      return;
+    }
+    std::string slow = keys_.key_icu(name, false);
+    if (slow.empty()) return;
+    has_non_ascii_brand_keys_ = true;
+    add_brand_key(slow);
+  };
+  add_key(normal);
+  // In capitals, "i" looks like "l": "lKEA" reads as "IKEA".
+  if (normal.find('i') != std::string::npos) {
+    std::string variant = normal;
+    for (char& ch : variant) {
+      if (ch == 'i') ch = 'l';
+    }
+    add_key(variant);
+  }
+  has_joined_brands_ = has_joined_brands_ || joined;
+  if (code_points > max_brand_code_points_) max_brand_code_points_ = code_points;
+  normal_names_.insert(std::move(normal));
+  return true;
+}
+
+void UnicodeCheckerImpl::check(std::string_view text, Findings& out) const {
+  bool ascii = true;
+  for (char ch : text) {
+    if (static_cast<std::uint8_t>(ch) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  // Every invisible character and every other script is non-ASCII.
+  if (!ascii) check_invisible(text, out);
+  if (ascii && brand_keys_.empty()) return;
+  check_words(text, out);
+}
+
+bool UnicodeCheckerImpl::invisible_is_suspicious(std::string_view text, std::size_t pos,
+                                                 std::size_t end, UChar32 c,
+                                                 std::optional<bool>& rtl,
+                                                 std::size_t& ok_tag_end) const {
+  switch (c) {
+    case 0xFEFF:  // zero-width no-break space; a byte order mark at the start
+      return pos != 0 && splits_word(text, pos, end);
+    case 0x2060:  // word joiner and invisible math operators
+    case 0x2061:
+    case 0x2062:
+    case 0x2063:
+    case 0x2064:
+      return splits_word(text, pos, end);
+    case 0x00AD:  // soft hyphen: suspicious inside a word
+      return is_letter(prev_cp(text, pos, Skip::kInvisible)) &&
+             is_letter(next_cp(text, end, Skip::kInvisible));
+    case 0x200B:  // zero-width space: a line-break hint in Thai, Khmer, ...
+      return splits_word(text, pos, end) &&
+             !(is_joining_script_letter(prev_cp(text, pos, Skip::kMarks)) &&
+               is_joining_script_letter(next_cp(text, end)));
+    case 0x200C:
+    case 0x200D: {  // (non-)joiners: emoji sequences, Persian and Indic spelling
+      UChar32 prev = prev_cp(text, pos, Skip::kMarks);
+      UChar32 next = next_cp(text, end);
+      if (c == 0x200D && is_emoji_part(prev) && is_emoji_part(next)) return false;
+      return splits_word(text, pos, end) &&
+             !(is_joining_script_letter(prev) && is_joining_script_letter(next));
+    }
+    case 0x202E:  // right-to-left override: reverses text, e.g. "exe.pdf"
+      return true;
+    case 0x200E:
+    case 0x200F:
+    case 0x202A:
+    case 0x202B:
+    case 0x202C:
+    case 0x202D:
+    case 0x2066:
+    case 0x2067:
+    case 0x2068:
+    case 0x2069:
+      // Ordinary in right-to-left text, and phones wrap phone numbers in
+      // them; suspicious when they split a word of a left-to-right text.
+      if (!is_letter(prev_cp(text, pos, Skip::kInvisible)) ||
+          !is_letter(next_cp(text, end, Skip::kInvisible))) {
+        return false;
+      }
+      if (!rtl.has_value()) rtl = has_rtl_letters(text);
+      return !*rtl;
+    case 0x180E:  // Mongolian vowel separator
+      return script_of(prev_cp(text, pos, Skip::kMarks)) != USCRIPT_MONGOLIAN;
+    case 0x115F: {  // Hangul choseong filler: fine before a jungseong
+      UChar32 next = next_cp(text, end);
+      return !((next >= 0x1160 && next <= 0x11A7) || (next >= 0xD7B0 && next <= 0xD7C6));
+    }
+    case 0x1160: {  // Hangul jungseong filler: fine after a choseong
+      UChar32 prev = prev_cp(text, pos, Skip::kNothing);
+      return !((prev >= 0x1100 && prev <= 0x115F) || (prev >= 0xA960 && prev <= 0xA97C));
+    }
+    default:
+      break;
+  }
+  if (c >= 0xE0000 && c <= 0xE007F) {
+    // Tags spell subdivision flags after an emoji (England: U+1F3F4 + tags).
+    if (c < 0xE0020) return true;
+    UChar32 prev = prev_cp(text, pos, Skip::kNothing);
+    bool ok = (prev >= 0xE0020 && prev <= 0xE007E && ok_tag_end == pos) || is_emoji_part(prev);
+    if (ok) ok_tag_end = end;
+    return !ok;
+  }
+  if (is_variation_selector(c)) {
+    // One selector after an emoji or CJK character is normal; after a Latin,
+    // Greek or Cyrillic letter, or in a row, it only hides data.
+    UChar32 prev = prev_cp(text, pos, Skip::kNothing);
+    if (is_variation_selector(prev)) return true;
+    UScriptCode s = script_of(prev);
+    return is_letter(prev) && (s == USCRIPT_LATIN || s == USCRIPT_GREEK || s == USCRIPT_CYRILLIC);
+  }
+  return true;  // U+3164, U+FFA0: Hangul fillers, blank look-alike letters
+}
+
+void UnicodeCheckerImpl::check_invisible(std::string_view text, Findings& out) const {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
+  const auto n = static_cast<std::int32_t>(text.size());
+  std::optional<bool> rtl;  // computed only if a bidi control needs it
+  std::size_t ok_tag_end = static_cast<std::size_t>(-1);
+  std::size_t found = 0;
+  std::int32_t last_end = 0;  // evidence spans do not overlap
+  for (std::int32_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::int32_t pos = i;
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (!is_invisible_candidate(c)) continue;
+    if (!invisible_is_suspicious(text, static_cast<std::size_t>(pos), static_cast<std::size_t>(i),
+                                 c, rtl, ok_tag_end)) {
+      continue;
+    }
+    // Evidence: the word around it, so the user sees e.g. "Pass\u200Bword";
+    // bounded for scripts written without spaces.
+    std::int32_t start = pos;
+    for (int k = 0; start > last_end && k < kMaxInvisibleContext; ++k) {
+      std::int32_t j = start;
+      UChar32 p;
+      U8_PREV(s, 0, j, p);
+      if (is_space(p)) break;
+      start = j;
+    }
+    std::int32_t end = i;
+    for (int k = 0; end < n && k < kMaxInvisibleContext; ++k) {
+      std::int32_t j = end;
+      UChar32 q;
+      U8_NEXT(s, j, n, q);
+      if (is_space(q)) break;
+      end = j;
+    }
+    add_finding(out, "invisible_characters", static_cast<std::size_t>(start),
+                static_cast<std::size_t>(end));
+    if (++found == kMaxFindingsPerKey) return;
+    i = last_end = end;  // one finding per word
+  }
+}
+
+void UnicodeCheckerImpl::check_words(std::string_view text, Findings& out) const {
+  const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
+  const std::size_t n = text.size();
+  Counts counts;
+  // A compound is a run of words joined by single '-' or '&' ("T-Mobile");
+  // checked as a whole only if some brand name is written that way.
+  WordInfo compound;
+  int compound_words = 0;
+  std::size_t i = 0;
+  while (i < n) {
+    UChar32 c;
+    std::size_t next = i;
+    if (s[i] < 0x80) {
+      c = s[i];
+      ++next;
+    } else {
+      auto j = static_cast<std::int32_t>(i);
+      U8_NEXT(s, j, static_cast<std::int32_t>(n), c);
+      next = static_cast<std::size_t>(j);
+    }
+    if (!is_word_cp(c)) {
+      i = next;
+      continue;
+    }
+    const WordInfo w = scan_word(text, i);
+    if (w.letters > 0) {
+      if (w.non_ascii && w.several_scripts) check_mixed_script(text, w, counts, out);
+      check_confusable(text, w, counts, out);
+    }
+    if (has_joined_brands_) {
+      if (compound_words++ == 0) {
+        compound = w;
+      } else {
+        compound.absorb(w);
+      }
+      bool continues = w.end + 1 < n && (s[w.end] == '-' || s[w.end] == '&') &&
+                       is_word_cp(next_cp(text, w.end + 1));
+      if (!continues) {
+        if (compound_words > 1) check_confusable(text, compound, counts, out);
+        compound_words = 0;
+      }
+    }
+    i = w.end;
+  }
+}
+
+void UnicodeCheckerImpl::check_mixed_script(std::string_view text, const WordInfo& w,
+                                            Counts& counts, Findings& out) const {
+  if (counts.mixed >= kMaxFindingsPerKey) return;
+  std::string_view word = text.substr(w.start, w.end - w.start);
+  // ICU's restriction levels (UTS #39): moderately restrictive accepts one
+  // script plus Latin, except Cyrillic, Greek and Cherokee, and the usual
+  // Han/Hiragana/Katakana, Han/Hangul and Han/Bopomofo mixtures.
+  UErrorCode status = U_ZERO_ERROR;
+  int32_t result = uspoof_check2UTF8(keys_.spoof_checker(), word.data(),
+                                     static_cast<int32_t>(word.size()), nullptr, &status);
+  if (U_FAILURE(status) || (result & USPOOF_RESTRICTION_LEVEL) == 0) return;
+  // Units such as "10μg" or "5kΩ": one Greek letter next to at most three
+  // Latin ones.
+  const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
+  const auto n = static_cast<std::int32_t>(word.size());
+  int latin = 0;
+  int other = 0;
+  bool unit_letter = false;
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (!is_letter(c)) continue;
+    if (script_of(c) == USCRIPT_LATIN) {
+      ++latin;
+    } else {
+      ++other;
+      unit_letter = c == 0x03BC || c == 0x03A9 || c == 0x2126;
+    }
+  }
+  if (other == 1 && unit_letter && latin <= 3) return;
+  add_finding(out, "mixed_script", w.start, w.end);
+  ++counts.mixed;
+}
+
+bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii,
+                                           bool one_as_i) const {
+  ConfusableKeyBuffer key;
+  if (keys_.key_fast(word, one_as_i, key)) return may_be_brand_key(key.view());
+  if (!non_ascii || !has_non_ascii_brand_keys_) return false;
+  return may_be_brand_key(keys_.key_icu(word, one_as_i));
+}
+
+bool UnicodeCheckerImpl::is_brand_written_normally(std::string_view word, bool non_ascii) const {
+  if (non_ascii) {
+    // NFKC_Casefold also accepts full-width and styled forms ("ＰａｙＰａｌ")
+    // and drops invisible characters (reported as such).
+    return normal_names_.find(std::string_view(nfkc_casefold(word))) != normal_names_.end();
+  }
+  char lower[ConfusableKeyBuffer::kCapacity];
+  if (word.size() > sizeof lower) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    char ch = word[i];
+    lower[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
+  }
+  return normal_names_.find(std::string_view(lower, word.size())) != normal_names_.end();
+}
+
+void UnicodeCheckerImpl::check_confusable(std::string_view text, const WordInfo& w, Counts& counts,
+                                          Findings& out) const {
+  if (counts.confusable >= kMaxFindingsPerKey || brand_keys_.empty()) return;
+  // Look-alike tricks rarely change the length by more than a few characters
+  // ("rn" for "m", "vv" for "w").
+  if (w.code_points < kMinBrandCodePoints || w.code_points > 2 * max_brand_code_points_) return;
+  // Digits stand in for a letter or two of a word ("Amaz0n", "V0DAF0NE");
+  // codes, hashes and ids ("4d4c" -> "adac", "v154" -> "visa") are not words.
+  if (w.digits > 0 && (w.digits >= w.letters || w.hex_only)) return;
+  std::string_view word = text.substr(w.start, w.end - w.start);
+  bool hit = matches_brand_key(word, w.non_ascii, false);
+  if (!hit && w.has_one) hit = matches_brand_key(word, w.non_ascii, true);  // "M1crosoft"
+  if (!hit || is_brand_written_normally(word, w.non_ascii)) return;
+  add_finding(out, "confusable_word", w.start, w.end);
+  ++counts.confusable;
+}
+
+const icu::Normalizer2* nfkc() {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* n = icu::Normalizer2::getNFKCInstance(status);
+  return U_SUCCESS(status) ? n : nullptr;
+}
+
+}  // namespace
+
+void ConfusableKeyBuffer::append_folded(char c, bool one_as_i) {
+  switch (c) {
+    case 'I':
+    case '|':
+      c = 'l';
+      break;
+    case '1':
+      c = one_as_i ? 'i' : 'l';
+      break;
+    case '0':
+      c = 'o';
+      break;
+    case '3':
+      c = 'e';
+      break;
+    case '4':
+      c = 'a';
+      break;
+    case '5':
+      c = 's';
+      break;
+    case 'm':
+    case 'M':  // ICU's prototype for "m" is "rn"
+      append_raw('r');
+      append_raw('n');
+      return;
+    default:
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+      break;
+  }
+  if (c == 'v' && size_ > 0 && data_[size_ - 1] == 'v') {
+    data_[size_ - 1] = 'w';
+    return;
+  }
+  append_raw(c);
+}
+
+bool is_default_ignorable(std::uint32_t c) {
+  // Default_Ignorable_Code_Point of Unicode 15 (DerivedCoreProperties.txt),
+  // spelled out because u_hasBinaryProperty() is a slow generic look-up on
+  // the per-code-point path; a unit test compares it with ICU.
+  static constexpr std::pair<std::uint32_t, std::uint32_t> kRanges[] = {
+      {0x00AD, 0x00AD},   {0x034F, 0x034F}, {0x061C, 0x061C},   {0x115F, 0x1160},
+      {0x17B4, 0x17B5},   {0x180B, 0x180F}, {0x200B, 0x200F},   {0x202A, 0x202E},
+      {0x2060, 0x206F},   {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},
+      {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},
+      {0xE0000, 0xE0FFF},
+  };
+  if (c < 0xAD) return false;
+  for (const auto& [first, last] : kRanges) {
+    if (c < first) return false;
+    if (c <= last) return true;
+  }
+  return false;
+}
+
+std::string nfkc_casefold(std::string_view text) {
+  UErrorCode status = U_ZERO_ERROR;
+  const icu::Normalizer2* n = icu::Normalizer2::getNFKCCasefoldInstance(status);
+  if (U_FAILURE(status)) return {};
+  icu::UnicodeString folded = n->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(
+                                               text.data(), static_cast<int32_t>(text.size()))),
+                                           status);
+  if (U_FAILURE(status)) return {};
+  std::string result;
+  folded.toUTF8String(result);
+  return result;
+}
+
+Result<ConfusableKeys> ConfusableKeys::create() {
+  ConfusableKeys keys;
+  UErrorCode status = U_ZERO_ERROR;
+  keys.checker_ = uspoof_open(&status);
+  uspoof_setChecks(keys.checker_, USPOOF_RESTRICTION_LEVEL, &status);
+  uspoof_setRestrictionLevel(keys.checker_, USPOOF_MODERATELY_RESTRICTIVE);
+  const icu::Normalizer2* normalizer = nfkc();
+  if (U_FAILURE(status) || normalizer == nullptr) {
+    return Status::internal(std::string("cannot set up the ICU spoof checker: ") +
+                            u_errorName(status));
+  }
+  for (const auto& [first, last] : kTabulatedRanges) {
+    for (UChar32 c = first; c <= last; ++c) {
+      if (!is_word_cp(c) || is_default_ignorable(c)) continue;
+      UErrorCode err = U_ZERO_ERROR;
+      icu::UnicodeString normalized = normalizer->normalize(icu::UnicodeString(c), err);
+      icu::UnicodeString skeleton;
+      uspoof_getSkeletonUnicodeString(keys.checker_, 0, normalized, skeleton, &err);
+      if (U_FAILURE(err)) continue;
+      skeleton.foldCase();
+      std::string utf8;
+      skeleton.toUTF8String(utf8);
+      bool usable = !utf8.empty();
+      for (char ch : utf8) {
+        auto b = static_cast<std::uint8_t>(ch);
+        if (b >= 0x80 || b <= ' ') usable = false;
+      }
+      if (usable) keys.ascii_skeletons_.emplace(static_cast<std::uint32_t>(c), std::move(utf8));
+    }
+  }
+  return keys;
+}
+
+ConfusableKeys::ConfusableKeys(ConfusableKeys&& other) noexcept
+    : checker_(std::exchange(other.checker_, nullptr)),
+      ascii_skeletons_(std::move(other.ascii_skeletons_)) {}
+
+ConfusableKeys& ConfusableKeys::operator=(ConfusableKeys&& other) noexcept {
+  if (this != &other) {
+    if (checker_ != nullptr) uspoof_close(checker_);
+    checker_ = std::exchange(other.checker_, nullptr);
+    ascii_skeletons_ = std::move(other.ascii_skeletons_);
+  }
+  return *this;
+}
+
+ConfusableKeys::~ConfusableKeys() {
+  if (checker_ != nullptr) uspoof_close(checker_);
+}
+
+bool ConfusableKeys::key_fast(std::string_view word, bool one_as_i,
+                              ConfusableKeyBuffer& out) const {
+  out.clear();
+  const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
+  const auto n = static_cast<std::int32_t>(word.size());
+  for (std::int32_t i = 0; i < n;) {
+    if (s[i] < 0x80) {
+      out.append_folded(static_cast<char>(s[i]), one_as_i);
+      ++i;
+      continue;
+    }
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) return false;
+    auto it = ascii_skeletons_.find(static_cast<std::uint32_t>(c));
+    if (it != ascii_skeletons_.end()) {
+      for (char ch : it->second) out.append_folded(ch, one_as_i);
+    } else if (!is_default_ignorable(c)) {
+      return false;
+    }
+  }
+  return !out.overflow();
+}
+
+std::string ConfusableKeys::key_icu(std::string_view word, bool one_as_i) const {
+  const icu::Normalizer2* normalizer = nfkc();
+  if (normalizer == nullptr) return {};
+  icu::UnicodeString input;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
+  const auto n = static_cast<std::int32_t>(word.size());
+  for (std::int32_t i = 0; i < n;) {
+    UChar32 c;
+    U8_NEXT(s, i, n, c);
+    if (c < 0) return {};
+    if (is_default_ignorable(c)) continue;
+    input.append(one_as_i && c == '1' ? UChar32{'i'} : c);
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  icu::UnicodeString normalized = normalizer->normalize(input, status);
+  icu::UnicodeString skeleton;
+  uspoof_getSkeletonUnicodeString(checker_, 0, normalized, skeleton, &status);
+  if (U_FAILURE(status)) return {};
+  skeleton.foldCase();
+  std::string utf8;
+  skeleton.toUTF8String(utf8);
+  ConfusableKeyBuffer key;
+  for (char ch : utf8) {
+    if (static_cast<std::uint8_t>(ch) < 0x80) {
+      key.append_folded(ch, one_as_i);
+    } else {
+      key.append_raw(ch);
+    }
+  }
+  if (key.overflow()) return {};
+  return std::string(key.view());
+}
+
+Result<std::unique_ptr<UnicodeChecker>> UnicodeChecker::create(
+    const std::vector<std::string>& brand_names) {
+  Result<ConfusableKeys> keys = ConfusableKeys::create();
+  if (!keys.ok()) return keys.status();
+  auto checker = std::make_unique<UnicodeCheckerImpl>(std::move(keys).value());
+  for (const std::string& brand : brand_names) {
+    if (!is_valid_utf8(brand)) {
+      return Status::invalid_argument("brand name is not valid UTF-8: " + brand);
+    }
+    // Names of fewer than 4 characters or of several words are skipped on
+    // purpose (see add_brand); they are not errors in the brand list.
+    (void)checker->add_brand(brand);
+  }
+  return std::unique_ptr<UnicodeChecker>(std::move(checker));
+}
+
+}  // namespace scamcheck::internal
