@@ -12,7 +12,7 @@
 #define SCAMCHECK_EXPORT __declspec(dllimport)
 #endif
 #else
-#define SCAMCHECK_EXPORT __attribute__((visibility("default")))
+#define SCAMCHECK_EXPORT [[gnu::visibility("default")]]
 #endif
 #else
 #define SCAMCHECK_EXPORT

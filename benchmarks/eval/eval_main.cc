@@ -1,0 +1,319 @@
+// scamcheck-eval: scores the labelled corpora (../shared/corpus/*/<split>.jsonl)
+// and the fixture files (tests/fixtures/*.jsonl) with the library and prints
+// precision, recall, F1, MCC and false-positive rate per dataset, the
+// verdicts per label, the errors, and the worst false positives and false
+// negatives for reading. Report on the dev split; never tune to individual
+// dev messages (../shared/corpus/README.md).
+//
+// Usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]
+//                       [--threads N] [--worst N] [--only NAME] [--data-dir DIR]
+//                       [--json FILE] [--label TEXT]
+// Exit status: 0 done (whatever the figures), 64 usage error, 65 a data file
+// could not be read, 70 the analyzer could not be created, 73 the --json file
+// could not be written.
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <scamcheck/scamcheck.h>
+
+#include "evaluation.h"
+#include "jsonl_corpus.h"
+
+namespace {
+
+using scamcheck::bench::Dataset;
+using scamcheck::bench::Label;
+using scamcheck::bench::Outcome;
+using scamcheck::bench::Record;
+
+// How many signals each outcome keeps for the worst-case listings.
+constexpr std::size_t kSignalsKept = 3;
+
+// Paths for the "domains_ham_as_urls" pseudo-corpus: every 4th legitimate
+// host also gets one of these, so that ordinary deep links (including
+// login and account pages, which every real site has) are part of the
+// false-positive check, not only bare "https://host/".
+constexpr const char* kLegitPaths[] = {
+    "/login",         "/account",        "/help/contact", "/search?q=weather",
+    "/news/2024/05/", "/account/settings", "/signin",      "/products/index.html",
+};
+
+struct Args {
+  std::string corpus_dir;
+  std::string split = "dev";
+  std::string fixtures_dir = SCAMCHECK_SOURCE_DIR "/tests/fixtures";
+  unsigned threads = 0;  // 0 = every core
+  std::size_t worst = 5;
+  std::string only;
+  std::string data_dir;
+  std::string json_path;
+  std::string label;
+};
+
+void usage(std::ostream& out) {
+  out << "usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]\n"
+         "                      [--threads N] [--worst N] [--only NAME] [--data-dir DIR]\n"
+         "                      [--json FILE] [--label TEXT]\n"
+         "  --corpus-dir DIR  corpora, one folder each with <split>.jsonl\n"
+         "                    (default: $SCAMCHECK_CORPUS_DIR, else ../shared/corpus\n"
+         "                    beside the source tree)\n"
+         "  --split S         dev (default) or train\n"
+         "  --fixtures DIR    fixture files *.jsonl (default: tests/fixtures)\n"
+         "  --threads N       analysis threads (default: every core)\n"
+         "  --worst N         false positives/negatives listed per dataset (default 5)\n"
+         "  --only NAME       evaluate one dataset (corpus name, fixture file stem,\n"
+         "                    or domains_ham_as_urls)\n"
+         "  --data-dir DIR    data pack directory (default: the embedded pack)\n"
+         "  --json FILE       also write every figure as JSON\n"
+         "  --label TEXT      printed at the top, e.g. the commit\n";
+}
+
+bool parse_number(const std::string& text, unsigned long* value) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  *value = std::stoul(text);
+  return true;
+}
+
+// Returns -1 when the arguments are fine, otherwise the exit status.
+int parse_args(int argc, char** argv, Args* args) {
+  if (const char* env = std::getenv("SCAMCHECK_CORPUS_DIR"); env != nullptr && *env != '\0') {
+    args->corpus_dir = env;
+  } else {
+    args->corpus_dir = SCAMCHECK_SOURCE_DIR "/../shared/corpus";
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      usage(std::cout);
+      return 0;
+    }
+    if (i + 1 >= argc) {
+      std::cerr << "scamcheck-eval: " << arg << ": unknown option or missing value\n";
+      usage(std::cerr);
+      return 64;
+    }
+    const std::string value = argv[++i];
+    unsigned long number = 0;
+    if (arg == "--corpus-dir") {
+      args->corpus_dir = value;
+    } else if (arg == "--split") {
+      if (value != "dev" && value != "train") {
+        std::cerr << "scamcheck-eval: --split must be dev or train (test is held back)\n";
+        return 64;
+      }
+      args->split = value;
+    } else if (arg == "--fixtures") {
+      args->fixtures_dir = value;
+    } else if (arg == "--threads" && parse_number(value, &number) && number <= 1024) {
+      args->threads = static_cast<unsigned>(number);
+    } else if (arg == "--worst" && parse_number(value, &number) && number <= 100000) {
+      args->worst = number;
+    } else if (arg == "--only") {
+      args->only = value;
+    } else if (arg == "--data-dir") {
+      args->data_dir = value;
+    } else if (arg == "--json") {
+      args->json_path = value;
+    } else if (arg == "--label") {
+      args->label = value;
+    } else {
+      std::cerr << "scamcheck-eval: bad option or value: " << arg << " " << value << "\n";
+      usage(std::cerr);
+      return 64;
+    }
+  }
+  if (args->threads == 0) args->threads = std::max(1u, std::thread::hardware_concurrency());
+  return -1;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+bool selected(const Args& args, const std::string& name, const std::string& alias = {}) {
+  return args.only.empty() || args.only == name || (!alias.empty() && args.only == alias);
+}
+
+// Legitimate full URLs built from the ham hosts of the `domains` split (its
+// ham side is bare host names, while every scam URL has a scheme; see the
+// corpus README's caveat).
+Dataset ham_hosts_as_urls(const std::vector<Record>& domains) {
+  Dataset d;
+  d.name = "domains_ham_as_urls";
+  d.origin = "generated";
+  std::size_t host_no = 0;
+  constexpr std::size_t kPathCount = sizeof kLegitPaths / sizeof kLegitPaths[0];
+  for (const Record& r : domains) {
+    if (r.label != Label::kHam) continue;
+    Record root;
+    // "domains-<hash>" -> "domains_ham_as_urls-<hash>-root"
+    const std::string hash = r.id.substr(r.id.rfind('-') + 1);
+    root.id = d.name + "-" + hash + "-root";
+    root.label = Label::kHam;
+    root.kind = "url";
+    root.lang = "und";
+    root.text = "https://" + r.text + "/";
+    d.records.push_back(root);
+    if (host_no % 4 == 0) {
+      Record deep = root;
+      deep.id = d.name + "-" + hash + "-path";
+      deep.text = "https://" + r.text + kLegitPaths[(host_no / 4) % kPathCount];
+      d.records.push_back(std::move(deep));
+    }
+    ++host_no;
+  }
+  return d;
+}
+
+Outcome analyze_one(const scamcheck::Analyzer& analyzer, const Record& record) {
+  Outcome o;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    auto result = analyzer.analyze(record.text, std::string_view(record.kind), "en");
+    if (result.ok()) {
+      o.ok = true;
+      o.verdict = result->verdict;
+      o.score = result->risk_score;
+      for (const auto& signal : result->signals) {
+        if (o.first_signals.size() == kSignalsKept) break;
+        o.first_signals.emplace_back(signal.key, signal.evidence);
+      }
+    } else {
+      o.error = result.status().to_string();
+    }
+  } catch (const std::exception& e) {  // the API promises never to throw
+    o.error = std::string("exception escaped analyze(): ") + e.what();
+  } catch (...) {
+    o.error = "unknown exception escaped analyze()";
+  }
+  const auto end = std::chrono::steady_clock::now();
+  o.micros = std::chrono::duration<double, std::micro>(end - start).count();
+  return o;
+}
+
+// Analyses every record of every dataset on `threads` threads sharing one
+// const Analyzer.
+void analyze_all(const scamcheck::Analyzer& analyzer, std::vector<Dataset>& datasets,
+                 unsigned threads) {
+  std::vector<std::pair<std::size_t, std::size_t>> work;
+  for (std::size_t k = 0; k < datasets.size(); ++k) {
+    datasets[k].outcomes.resize(datasets[k].records.size());
+    for (std::size_t i = 0; i < datasets[k].records.size(); ++i) work.emplace_back(k, i);
+  }
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t j = next.fetch_add(1, std::memory_order_relaxed);
+      if (j >= work.size()) return;
+      const auto [k, i] = work[j];
+      datasets[k].outcomes[i] = analyze_one(analyzer, datasets[k].records[i]);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (int status = parse_args(argc, argv, &args); status >= 0) return status;
+
+  namespace fs = std::filesystem;
+  std::vector<Dataset> datasets;
+  std::string error;
+  const bool corpus_found = fs::is_directory(args.corpus_dir);
+  if (corpus_found) {  // "<repo>/../shared/corpus" -> "/work/shared/corpus"
+    std::error_code ec;
+    const fs::path canonical = fs::weakly_canonical(args.corpus_dir, ec);
+    if (!ec) args.corpus_dir = canonical.string();
+  }
+  if (!corpus_found) {
+    std::cout << "corpus not found: " << args.corpus_dir << " — skipped\n";
+  } else {
+    std::vector<Record> domains;
+    for (const auto& file : scamcheck::bench::list_corpora(args.corpus_dir, args.split)) {
+      const bool want = selected(args, file.name);
+      const bool want_urls = file.name == "domains" && selected(args, "domains_ham_as_urls");
+      if (!want && !want_urls) continue;
+      Dataset d;
+      d.name = file.name;
+      d.origin = "corpus";
+      if (!scamcheck::bench::load_jsonl(file.path, &d.records, &error)) {
+        std::cerr << "scamcheck-eval: " << error << "\n";
+        return 65;
+      }
+      if (want_urls) domains = d.records;
+      if (want) datasets.push_back(std::move(d));
+    }
+    if (!domains.empty()) datasets.push_back(ham_hosts_as_urls(domains));
+  }
+  for (const auto& file : scamcheck::bench::list_jsonl_files(args.fixtures_dir)) {
+    const std::string name = "fixtures/" + file.name;
+    if (!selected(args, name, file.name)) continue;
+    Dataset d;
+    d.name = name;
+    d.origin = "fixture";
+    if (!scamcheck::bench::load_jsonl(file.path, &d.records, &error)) {
+      std::cerr << "scamcheck-eval: " << error << "\n";
+      return 65;
+    }
+    datasets.push_back(std::move(d));
+  }
+  if (!args.only.empty() && datasets.empty()) {
+    std::cerr << "scamcheck-eval: no dataset named " << args.only << "\n";
+    return 64;
+  }
+
+  auto analyzer = scamcheck::Analyzer::create(scamcheck::Options{.data_dir = args.data_dir});
+  if (!analyzer.ok()) {
+    std::cerr << "scamcheck-eval: cannot create the analyzer: "
+              << analyzer.status().to_string() << "\n";
+    return 70;
+  }
+
+  scamcheck::bench::RunInfo info;
+  info.date = utc_now();
+  info.label = args.label;
+  info.split = args.split;
+  info.corpus_dir = args.corpus_dir;
+  info.corpus_found = corpus_found;
+  info.fixtures_dir = args.fixtures_dir;
+  info.data_dir = args.data_dir;
+  info.threads = args.threads;
+  info.worst = args.worst;
+  for (const Dataset& d : datasets) info.records += static_cast<std::int64_t>(d.records.size());
+
+  const auto start = std::chrono::steady_clock::now();
+  analyze_all(**analyzer, datasets, args.threads);
+  info.elapsed_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::vector<scamcheck::bench::Summary> summaries;
+  summaries.reserve(datasets.size());
+  for (const Dataset& d : datasets) summaries.push_back(scamcheck::bench::summarize(d, args.worst));
+  scamcheck::bench::print_text(std::cout, info, datasets, summaries);
+  if (!args.json_path.empty() &&
+      !scamcheck::bench::write_json(args.json_path, info, datasets, summaries, &error)) {
+    std::cerr << "scamcheck-eval: " << error << "\n";
+    return 73;
+  }
+  return 0;
+}

@@ -1,0 +1,173 @@
+// Unit tests of adapters/common (the Report -> JSON mapping, base64, the
+// status tables) and the CLI's terminal-safe text. No Analyzer needed.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+
+#include <string>
+
+#include "cli/text_report.h"
+#include "common/base64.h"
+#include "common/report_json.h"
+#include "common/status_map.h"
+
+namespace {
+
+using namespace scamcheck;
+using namespace scamcheck::adapters;
+
+Report sample_report() {
+  Report r;
+  r.id = "rpt_01J0000000000000000000000";
+  r.kind = Kind::kEmail;
+  r.locale = "de";
+  r.verdict = Verdict::kDanger;
+  r.risk_score = 91;
+  r.confidence = 87;
+  r.risk_text = "Gefährlich";
+  r.summary_plain = "Sehr wahrscheinlich Betrug. \"Zitat\" \\ und\nZeilenumbruch\t\x01.";
+  r.actions = {{"\xF0\x9F\x94\x92", "Keine Passwörter eingeben."}};
+  Signal s;
+  s.key = "credential_request";
+  s.severity = Severity::kHigh;
+  s.evidence = "confirm your password";
+  s.location = "header:Subject";
+  s.span = {112, 133};
+  s.explanation = "Fragt nach dem Passwort.";
+  r.signals = {s};
+  r.urls = {{"http://xn--pypal-4ve.example/", "xn--pypal-4ve.example", "xn--pypal-4ve.example",
+             Reputation::kMalicious, true}};
+  r.input_tokens = 42;
+  r.output_tokens = 0;
+  r.created_at = "2026-01-02T03:04:05.678Z";
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("report_to_json writes every contract field, in order, and no risk_text") {
+  const Report report = sample_report();
+  const std::string json = report_to_json(report);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  REQUIRE(parser.parse(json).get(doc) == simdjson::SUCCESS);
+
+  std::vector<std::string> keys;
+  for (auto field : doc.get_object()) keys.emplace_back(field.key);
+  const std::vector<std::string> expected = {
+      "id",      "kind",       "locale",       "verdict",       "risk_score", "confidence",
+      "summary_plain", "actions", "signals", "urls", "model_used", "input_tokens",
+      "output_tokens", "created_at"};
+  CHECK(keys == expected);
+
+  CHECK(std::string_view(doc["kind"]) == "email");
+  CHECK(std::string_view(doc["verdict"]) == "danger");
+  CHECK(int64_t(doc["risk_score"]) == 91);
+  CHECK(int64_t(doc["confidence"]) == 87);
+  CHECK(std::string_view(doc["summary_plain"]) == report.summary_plain);
+  CHECK(std::string_view(doc["actions"].at(0)["icon"]) == "\xF0\x9F\x94\x92");
+  const auto signal = doc["signals"].at(0);
+  CHECK(std::string_view(signal["key"]) == "credential_request");
+  CHECK(std::string_view(signal["severity"]) == "high");
+  CHECK(std::string_view(signal["evidence"]) == "confirm your password");
+  CHECK(std::string_view(signal["location"]) == "header:Subject");
+  CHECK(uint64_t(signal["span"]["start"]) == 112);
+  CHECK(uint64_t(signal["span"]["end"]) == 133);
+  CHECK(std::string_view(signal["explanation"]) == "Fragt nach dem Passwort.");
+  const auto url = doc["urls"].at(0);
+  CHECK(std::string_view(url["host"]) == "xn--pypal-4ve.example");
+  CHECK(std::string_view(url["registrable_domain"]) == "xn--pypal-4ve.example");
+  CHECK(std::string_view(url["reputation"]) == "malicious");
+  CHECK(bool(url["cached"]));
+  CHECK(std::string_view(doc["model_used"]) == "heuristic-fallback");
+  CHECK(int64_t(doc["input_tokens"]) == 42);
+  CHECK(std::string_view(doc["created_at"]) == "2026-01-02T03:04:05.678Z");
+  CHECK(doc["risk_text"].error() == simdjson::NO_SUCH_FIELD);
+  CHECK(doc["extracted_text"].error() == simdjson::NO_SUCH_FIELD);
+}
+
+TEST_CASE("extracted_text is written only when present; pretty JSON parses the same") {
+  Report report = sample_report();
+  report.extracted_text = "Scan mich\nhttps://example.top";
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  const std::string pretty = report_to_pretty_json(report);
+  CHECK(pretty.find("\n  \"id\"") != std::string::npos);
+  REQUIRE(parser.parse(pretty).get(doc) == simdjson::SUCCESS);
+  CHECK(std::string_view(doc["extracted_text"]) == *report.extracted_text);
+  CHECK(simdjson::minify(doc) == report_to_json(report));
+}
+
+TEST_CASE("strings with invalid UTF-8 still give valid JSON (U+FFFD)") {
+  Report report = sample_report();
+  report.signals[0].evidence = "ab\xFF\xC3(\xED\xA0\x80z\xF0\x9F\x94";
+  const std::string json = report_to_json(report);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  REQUIRE(parser.parse(json).get(doc) == simdjson::SUCCESS);
+  // One U+FFFD per maximal subpart: FF; C3 (cut short by "("); ED, A0 and
+  // 80 (ED A0 would start a surrogate, so A0 ends the subpart); the
+  // truncated F0 9F 94.
+  CHECK(std::string_view(doc["signals"].at(0)["evidence"]) ==
+        "ab\uFFFD\uFFFD(\uFFFD\uFFFD\uFFFDz\uFFFD");
+  CHECK(is_valid_utf8("plain ascii, Grüße, \xF0\x9F\x98\x80"));
+  CHECK_FALSE(is_valid_utf8("\xC0\xAF"));          // overlong
+  CHECK_FALSE(is_valid_utf8("\xF4\x90\x80\x80"));  // above U+10FFFF
+  CHECK_FALSE(is_valid_utf8("12345678\x80"));      // after the ASCII fast path
+}
+
+TEST_CASE("error_to_json") {
+  CHECK(error_to_json("bad \"input\"\n") == R"({"error":{"message":"bad \"input\"\n"}})");
+}
+
+TEST_CASE("decode_base64") {
+  std::string out;
+  CHECK(decode_base64("aGVsbG8gd29ybGQ=", &out));
+  CHECK(out == "hello world");
+  CHECK(decode_base64("aGVsbG8gd29ybGQ", &out));  // padding optional
+  CHECK(out == "hello world");
+  CHECK(decode_base64("aGVs\r\nbG8=", &out));  // MIME line breaks
+  CHECK(out == "hello");
+  CHECK(decode_base64("-_8=", &out));  // URL-safe alphabet
+  CHECK(out == "\xFB\xFF");
+  CHECK(decode_base64("", &out));
+  CHECK(out.empty());
+  CHECK_FALSE(decode_base64("a", &out));
+  CHECK_FALSE(decode_base64("ab=c", &out));
+  CHECK_FALSE(decode_base64("ab!c", &out));
+  CHECK_FALSE(decode_base64("abc==", &out));
+}
+
+TEST_CASE("exit codes and HTTP statuses") {
+  CHECK(exit_code_for(Verdict::kSafe) == 0);
+  CHECK(exit_code_for(Verdict::kSuspicious) == 1);
+  CHECK(exit_code_for(Verdict::kDanger) == 2);
+  CHECK(exit_code_for(StatusCode::kInvalidArgument) == 65);
+  CHECK(exit_code_for(StatusCode::kOutOfRange) == 65);
+  CHECK(exit_code_for(StatusCode::kNotFound) == 66);
+  CHECK(exit_code_for(StatusCode::kInternal) == 70);
+  CHECK(http_status_for(StatusCode::kInvalidArgument) == 422);
+  CHECK(http_status_for(StatusCode::kOutOfRange) == 413);
+  CHECK(http_status_for(StatusCode::kResourceExhausted) == 429);
+  CHECK(http_status_for(StatusCode::kInternal) == 500);
+}
+
+TEST_CASE("terminal_safe neutralises control and bidi characters") {
+  using scamcheck::cli::terminal_safe;
+  CHECK(terminal_safe("plain Grüße") == "plain Grüße");
+  CHECK(terminal_safe("a\nb\tc\x1b[31m") == "a\\nb\\tc\\x1b[31m");
+  CHECK(terminal_safe("pay\xE2\x80\xAEmoc.evil") == "pay<U+202E>moc.evil");
+  CHECK(terminal_safe("\xC2\x9B" "2J") == "<U+009B>2J");
+  CHECK(terminal_safe("bad\xFF") == "bad\uFFFD");
+}
+
+TEST_CASE("render_text_report: verdict line, signals, actions; colour only on request") {
+  const Report report = sample_report();
+  const std::string plain = scamcheck::cli::render_text_report(report, false);
+  CHECK(plain.rfind("DANGER  Gefährlich\n", 0) == 0);
+  CHECK(plain.find("[high] credential_request") != std::string::npos);
+  CHECK(plain.find("\"confirm your password\"") != std::string::npos);
+  CHECK(plain.find("Zeilenumbruch") != std::string::npos);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  const std::string colored = scamcheck::cli::render_text_report(report, true);
+  CHECK(colored.find("\x1b[31m") != std::string::npos);
+}
