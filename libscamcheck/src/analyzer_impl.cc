@@ -5,6 +5,7 @@
 #include "explain/explain.h"
 #include "extract/links.h"
 #include "normalize/normalize.h"
+#include "url/url_input.h"
 #include "util/text.h"
 
 namespace scamcheck {
@@ -81,28 +82,9 @@ Status AnalyzerImpl::detect_text(std::string_view content, Findings& findings,
 }
 
 void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Report& report) const {
-  // One URL, scheme optional; surrounding whitespace is not part of it.
-  const std::string_view trimmed = trim(content);
-  const std::size_t offset = static_cast<std::size_t>(trimmed.data() - content.data());
-  LinkMatch link;
-  std::vector<LinkMatch> found = extract_links(trimmed);
-  if (!found.empty()) {
-    // The longest link found stands for the input (a defanged or scheme-less
-    // URL is still found by the extractor).
-    link = *std::max_element(found.begin(), found.end(), [](const LinkMatch& a, const LinkMatch& b) {
-      return a.end - a.start < b.end - b.start;
-    });
-  } else {
-    link.start = 0;
-    link.end = trimmed.size();
-    link.had_scheme = trimmed.find("://") != std::string_view::npos ||
-                      trimmed.substr(0, 5) == "data:" || trimmed.substr(0, 11) == "javascript:";
-    link.url = link.had_scheme ? std::string(trimmed) : "http://" + std::string(trimmed);
-  }
-  link.start += offset;
-  link.end += offset;
+  // One URL, scheme optional, defanged or not (validate() ruled out blank).
   UrlInfo info;
-  urls_->analyze(content, link, findings, info);
+  urls_->analyze(content, link_for_url_input(content), findings, info);
   report.urls.push_back(std::move(info));
 }
 

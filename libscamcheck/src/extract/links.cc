@@ -1,0 +1,500 @@
+#include "extract/links.h"
+
+#include <utf8proc.h>
+
+#include <algorithm>
+#include <array>
+
+#include "url/public_suffix.h"
+#include "url/refang.h"
+
+namespace scamcheck::internal {
+namespace {
+
+// Longest host name we accept (RFC 1035: 253) and longest link (anything
+// beyond is cut: a 64 KiB "URL" is not a link a person clicks).
+constexpr std::size_t kMaxHostBytes = 253;
+constexpr std::size_t kMaxLinkBytes = 8192;
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+
+bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
+  if (pos > s.size() || s.size() - pos < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (lower(s[pos + i]) != prefix[i]) return false;
+  }
+  return true;
+}
+
+// Decodes the code point at text[pos] (valid UTF-8 assumed; invalid bytes
+// decode as U+FFFD of length 1). Returns its length.
+std::size_t decode_at(std::string_view text, std::size_t pos, utf8proc_int32_t& cp) {
+  auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + pos),
+                            static_cast<utf8proc_ssize_t>(text.size() - pos), &cp);
+  if (n <= 0) {
+    cp = 0xFFFD;
+    return 1;
+  }
+  return static_cast<std::size_t>(n);
+}
+
+// Start of the code point that ends just before `pos`.
+std::size_t previous_start(std::string_view text, std::size_t pos) {
+  std::size_t p = pos - 1;
+  while (p > 0 && (static_cast<unsigned char>(text[p]) & 0xC0) == 0x80 && pos - p < 4) --p;
+  return p;
+}
+
+bool is_word_code_point(utf8proc_int32_t cp) {
+  switch (utf8proc_category(cp)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Non-ASCII characters we accept inside host labels and paths: letters,
+// marks and digits below U+0800 (Latin, Greek, Cyrillic, ... — the scripts
+// of homoglyph tricks). CJK text usually follows a link without a space, so
+// CJK characters end a link.
+bool is_link_code_point(utf8proc_int32_t cp) { return cp < 0x800 && is_word_code_point(cp); }
+
+// A link may start at `pos` only if the character before it does not glue it
+// to a longer token (a word, a path, an e-mail address, a number).
+bool at_boundary(std::string_view text, std::size_t pos) {
+  if (pos == 0) return true;
+  char c = text[pos - 1];
+  auto uc = static_cast<unsigned char>(c);
+  if (uc >= 0x80) {
+    utf8proc_int32_t cp;
+    decode_at(text, previous_start(text, pos), cp);
+    // CJK text runs into links without spaces; only letters of the link
+    // scripts glue.
+    return !is_link_code_point(cp);
+  }
+  if (is_alnum(c)) return false;
+  switch (c) {
+    case '.': case '-': case '_': case '@': case '/': case '\\': case '%': case '+':
+    case '=': case '&': case '#': case '$': case '~':
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Characters that end a URL outright.
+bool is_terminator_ascii(char c) {
+  auto uc = static_cast<unsigned char>(c);
+  if (uc <= 0x20 || uc == 0x7F) return true;
+  switch (c) {
+    case '<': case '>': case '"': case '`': case '|': case '\\': case '^':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Consumes URL characters from `pos`; returns the end (before trimming).
+// Braces are only accepted as part of a defang marker.
+std::size_t consume_url_chars(std::string_view text, std::size_t pos, std::size_t limit) {
+  std::size_t i = pos;
+  while (i < limit) {
+    char c = text[i];
+    auto uc = static_cast<unsigned char>(c);
+    if (uc >= 0x80) {
+      utf8proc_int32_t cp;
+      std::size_t n = decode_at(text, i, cp);
+      if (!is_link_code_point(cp)) break;
+      i += n;
+      continue;
+    }
+    if (c == '{' || c == '}') {
+      std::string_view rep;
+      std::size_t m = defang_marker_at(text, i, rep);
+      if (m == 0) break;
+      i += m;
+      continue;
+    }
+    if (is_terminator_ascii(c)) break;
+    ++i;
+  }
+  return i;
+}
+
+// Drops trailing punctuation that belongs to the sentence, and closing
+// brackets without an opening one inside the link.
+std::size_t trim_trailing(std::string_view text, std::size_t start, std::size_t end,
+                          std::size_t min_end) {
+  while (end > min_end) {
+    char c = text[end - 1];
+    if (c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == '\'' ||
+        c == '"' || c == '*') {
+      // Keep a defang marker's own characters ("(.)" ends in ')', not '.').
+      --end;
+      continue;
+    }
+    if (c == ')' || c == ']' || c == '}') {
+      char open = c == ')' ? '(' : (c == ']' ? '[' : '{');
+      int depth = 0;
+      for (std::size_t k = start; k < end; ++k) {
+        if (text[k] == open) ++depth;
+        if (text[k] == c) --depth;
+      }
+      if (depth < 0) {
+        --end;
+        continue;
+      }
+    }
+    break;
+  }
+  return end;
+}
+
+bool is_host_char_ascii(char c) { return is_alnum(c) || c == '-' || c == '_'; }
+
+struct HostScan {
+  std::size_t end = 0;  // end of the host as written
+  int labels = 0;
+  // Written ranges of the labels (enough for any real host).
+  std::array<std::pair<std::size_t, std::size_t>, 40> label_range{};
+  bool overflow = false;
+};
+
+// Scans a dotted host name (dots may be defanged) from `pos`. Stops at the
+// first character that cannot continue it.
+HostScan scan_host(std::string_view text, std::size_t pos, std::size_t limit) {
+  HostScan h;
+  std::size_t i = pos;
+  std::size_t label_start = i;
+  while (i < limit && i - pos <= kMaxHostBytes) {
+    char c = text[i];
+    auto uc = static_cast<unsigned char>(c);
+    if (uc >= 0x80) {
+      utf8proc_int32_t cp;
+      std::size_t n = decode_at(text, i, cp);
+      if (!is_link_code_point(cp)) break;
+      i += n;
+      continue;
+    }
+    if (is_host_char_ascii(c)) {
+      ++i;
+      continue;
+    }
+    std::size_t sep = 0;
+    if (c == '.') {
+      sep = 1;
+    } else {
+      std::string_view rep;
+      std::size_t m = defang_marker_at(text, i, rep);
+      if (m != 0 && rep == ".") sep = m;
+    }
+    if (sep == 0 || i == label_start) break;
+    // A separator must be followed by another label character.
+    std::size_t next = i + sep;
+    if (next >= limit) break;
+    char nc = text[next];
+    bool continues = is_host_char_ascii(nc) || static_cast<unsigned char>(nc) >= 0x80;
+    if (static_cast<unsigned char>(nc) >= 0x80) {
+      utf8proc_int32_t cp;
+      decode_at(text, next, cp);
+      continues = is_link_code_point(cp);
+    }
+    if (!continues) break;
+    if (h.labels < static_cast<int>(h.label_range.size())) {
+      h.label_range[static_cast<std::size_t>(h.labels)] = {label_start, i};
+    } else {
+      h.overflow = true;
+    }
+    ++h.labels;
+    i = next;
+    label_start = i;
+  }
+  if (i > label_start) {
+    if (h.labels < static_cast<int>(h.label_range.size())) {
+      h.label_range[static_cast<std::size_t>(h.labels)] = {label_start, i};
+    } else {
+      h.overflow = true;
+    }
+    ++h.labels;
+    h.end = i;
+  } else {
+    h.end = label_start;  // cannot happen with the checks above, kept safe
+  }
+  return h;
+}
+
+bool all_digits(std::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s) {
+    if (!is_digit(c)) return false;
+  }
+  return true;
+}
+
+bool has_upper(std::string_view s) {
+  for (char c : s) {
+    if (c >= 'A' && c <= 'Z') return true;
+  }
+  return false;
+}
+
+bool has_lower(std::string_view s) {
+  for (char c : s) {
+    if (c >= 'a' && c <= 'z') return true;
+  }
+  return false;
+}
+
+bool is_tld_label(std::string_view label) {
+  char buf[64];
+  if (label.empty() || label.size() >= sizeof buf) return false;
+  for (std::size_t i = 0; i < label.size(); ++i) buf[i] = lower(label[i]);
+  return is_known_tld(std::string_view(buf, label.size()));
+}
+
+// File-name extensions that are also country TLDs; a bare "name.ext" with
+// one of them is a file name far more often than a site.
+bool is_file_extension_tld(std::string_view tld) {
+  static constexpr std::string_view kExt[] = {"md", "py", "sh", "rs", "so", "ps", "pl", "zip", "mov", "exe"};
+  for (std::string_view e : kExt) {
+    if (tld.size() == e.size() && starts_with_ci(tld, 0, e)) return true;
+  }
+  return false;
+}
+
+// Top-level domains that are also everyday words. Chat text often glues
+// two words with a dot and no space ("unsold.now", "Stupid.it", "time.you"),
+// so a bare name ending in one of them needs more to count as a link.
+bool is_word_tld(std::string_view tld) {
+  static constexpr std::string_view kWords[] = {
+      "it", "is", "in", "at", "be", "me", "to", "so", "no", "us", "am", "as", "by", "do", "go",
+      "pa", "my", "la", "ma", "es", "im", "how", "now", "you", "call", "love", "free", "fun",
+      "win", "one", "new", "day", "ice", "life", "live", "best", "buy", "care", "cash", "city",
+      "cool", "date", "deal", "fail", "fan", "fit", "gift", "gold", "guide", "help", "here",
+      "home", "hot", "land", "link", "lol", "map", "men", "mom", "money", "name", "news", "off",
+      "pay", "pet", "pink", "play", "plus", "red", "rent", "rest", "rich", "run", "sale", "save",
+      "show", "ski", "sky", "spot", "star", "talk", "team", "tips", "today", "tools", "town",
+      "toys", "trade", "vote", "watch", "wiki", "work", "world", "wtf", "yoga", "zone", "bar",
+      "bet", "box", "cab", "cam", "camp", "chat", "click", "dog", "eat", "fish", "fly", "food",
+      "fund", "games", "golf", "group", "house", "jobs", "joy", "kids", "meet", "menu", "open",
+      "page", "party", "pics", "place", "press", "pub", "room", "school", "sexy", "shoes",
+      "space", "sport", "study", "style", "tax", "tennis", "travel", "video", "wine", "works",
+      "xxx", "baby", "bike", "blue", "book", "cafe", "car", "cards", "dad", "fast", "film",
+      "fyi", "game", "green", "hiphop", "like", "living", "lotto", "mobile", "music", "ooo",
+      "photo", "pizza", "poker", "read", "ride", "rocks", "safe", "salon", "sale", "shop",
+      "show", "sing", "site", "smile", "soccer", "social", "song", "talk", "tube", "wow", "zero"};
+  for (std::string_view w : kWords) {
+    if (tld.size() == w.size() && starts_with_ci(tld, 0, w)) return true;
+  }
+  return false;
+}
+
+bool is_ipv4_dotted(const HostScan& h, std::string_view text) {
+  if (h.labels != 4 || h.overflow) return false;
+  for (int k = 0; k < 4; ++k) {
+    auto [s, e] = h.label_range[static_cast<std::size_t>(k)];
+    std::string_view l = text.substr(s, e - s);
+    if (!all_digits(l) || l.size() > 3) return false;
+    int v = 0;
+    for (char c : l) v = v * 10 + (c - '0');
+    if (v > 255) return false;
+  }
+  return true;
+}
+
+LinkMatch make_match(std::string_view text, std::size_t start, std::size_t end, bool had_scheme) {
+  LinkMatch m;
+  m.start = start;
+  m.end = end;
+  m.had_scheme = had_scheme;
+  Refanged r = refang(text.substr(start, end - start));
+  m.defanged = r.defanged;
+  m.url = had_scheme ? std::move(r.url) : "http://" + r.url;
+  return m;
+}
+
+// A scheme the extractor knows at `pos`; returns the end of "scheme://" or
+// "scheme:" (script URLs), or 0.
+std::size_t match_scheme(std::string_view text, std::size_t pos, bool& script) {
+  script = false;
+  static constexpr std::string_view kWeb[] = {"https", "http", "hxxps", "hxxp"};
+  for (std::string_view s : kWeb) {
+    if (!starts_with_ci(text, pos, s)) continue;
+    std::size_t p = pos + s.size();
+    for (std::string_view sep : {std::string_view("://"), std::string_view("[:]//"),
+                                 std::string_view("[://]")}) {
+      if (starts_with_ci(text, p, sep)) return p + sep.size();
+    }
+    return 0;
+  }
+  for (std::string_view s : {std::string_view("javascript:"), std::string_view("vbscript:")}) {
+    if (starts_with_ci(text, pos, s)) {
+      std::size_t p = pos + s.size();
+      if (p < text.size() && !is_terminator_ascii(text[p])) {
+        script = true;
+        return p;
+      }
+      return 0;
+    }
+  }
+  if (starts_with_ci(text, pos, "data:")) {
+    // data:<type>/<subtype>[;...],... — require a media type so that
+    // "data: 5 GB" in prose is not a link.
+    std::size_t p = pos + 5;
+    std::size_t q = p;
+    while (q < text.size() && is_alpha(text[q])) ++q;
+    if (q == p || q >= text.size() || text[q] != '/') return 0;
+    ++q;
+    std::size_t r = q;
+    while (r < text.size() && (is_alnum(text[r]) || text[r] == '.' || text[r] == '+' || text[r] == '-')) ++r;
+    if (r == q || r >= text.size() || (text[r] != ';' && text[r] != ',')) return 0;
+    script = true;
+    return p;
+  }
+  return 0;
+}
+
+// Skips an e-mail address's domain after '@', so its parts are not links.
+std::size_t skip_email_domain(std::string_view text, std::size_t at) {
+  HostScan h = scan_host(text, at + 1, text.size());
+  return h.labels > 0 ? h.end : at + 1;
+}
+
+}  // namespace
+
+std::vector<LinkMatch> extract_links(std::string_view text) {
+  std::vector<LinkMatch> out;
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    char c = text[i];
+    auto uc = static_cast<unsigned char>(c);
+    bool candidate = is_alnum(c);
+    std::size_t cp_len = 1;
+    if (uc >= 0x80) {
+      utf8proc_int32_t cp;
+      cp_len = decode_at(text, i, cp);
+      candidate = is_link_code_point(cp);
+    }
+    if (!candidate || !at_boundary(text, i)) {
+      i += cp_len;
+      continue;
+    }
+
+    // 1. Links with a scheme.
+    bool script = false;
+    if (std::size_t after = match_scheme(text, i, script); after != 0) {
+      std::size_t limit = std::min(n, i + kMaxLinkBytes);
+      std::size_t end = consume_url_chars(text, after, limit);
+      end = trim_trailing(text, i, end, after);
+      if (end > after) {
+        if (script) {
+          LinkMatch m;
+          m.start = i;
+          m.end = end;
+          m.url.assign(text.substr(i, end - i));
+          m.had_scheme = true;
+          out.push_back(std::move(m));
+        } else {
+          out.push_back(make_match(text, i, end, true));
+        }
+        i = end;
+        continue;
+      }
+    }
+
+    // 2. Bare host names and "www." forms.
+    std::size_t limit = std::min(n, i + kMaxLinkBytes);
+    HostScan h = scan_host(text, i, limit);
+    std::size_t run_end = h.end;
+    if (h.end < n && text[h.end] == '@') {
+      // The local part of an e-mail address: skip the whole address.
+      i = skip_email_domain(text, h.end);
+      continue;
+    }
+    if (h.labels < 2 || h.overflow) {
+      i = std::max(run_end, i + cp_len);
+      continue;
+    }
+    bool www = starts_with_ci(text, i, "www.") || starts_with_ci(text, i, "www[.]") ||
+               starts_with_ci(text, i, "www(.)");
+    bool ipv4 = is_ipv4_dotted(h, text);
+    int labels = h.labels;
+    if (!ipv4) {
+      // Drop trailing labels that are not a TLD ("paypal.com.Thanks").
+      while (labels >= 2) {
+        auto [s, e] = h.label_range[static_cast<std::size_t>(labels - 1)];
+        std::string_view tld = text.substr(s, e - s);
+        bool mixed_case = has_upper(tld) && has_lower(tld);
+        if (!all_digits(tld) && !mixed_case && is_tld_label(tld)) break;
+        --labels;
+      }
+      if (labels < 2) {
+        i = std::max(run_end, i + cp_len);
+        continue;
+      }
+    }
+    std::size_t host_end = h.label_range[static_cast<std::size_t>(labels - 1)].second;
+    // Port and path only follow a complete host.
+    std::size_t end = host_end;
+    bool has_path = false;
+    if (labels == h.labels) {
+      std::size_t p = host_end;
+      if (p < n && text[p] == ':') {
+        std::size_t q = p + 1;
+        while (q < n && q - p <= 5 && is_digit(text[q])) ++q;
+        if (q > p + 1 && (q >= n || !is_alnum(text[q]))) p = q;
+      }
+      if (p < n && (text[p] == '/' || text[p] == '?' || text[p] == '#')) {
+        std::size_t e = consume_url_chars(text, p, limit);
+        e = trim_trailing(text, i, e, p);
+        end = e;
+        has_path = e > p + 1 || (e > p && text[p] == '/');
+      } else {
+        end = p;
+      }
+    }
+    if (ipv4 && !has_path && end == host_end) {
+      // A bare dotted quad without a path is more often a version number or
+      // an address in a log line than a link.
+      i = run_end;
+      continue;
+    }
+    if (!ipv4 && !www && !has_path) {
+      auto [fs, fe] = h.label_range[0];
+      auto [ts, te] = h.label_range[static_cast<std::size_t>(labels - 1)];
+      std::string_view first = text.substr(fs, fe - fs);
+      std::string_view tld = text.substr(ts, te - ts);
+      std::string_view written = text.substr(i, host_end - i);
+      // "Co.KG", "Dr.med": abbreviations, not hosts.
+      bool abbreviation = labels == 2 && first.size() <= 2 && has_upper(written);
+      bool file_name = labels == 2 && is_file_extension_tld(tld);
+      // "unsold.now", "LIKING.BE": words glued by a dot. A real bare host
+      // on such a TLD shows itself by a hyphen or a long lower-case name
+      // ("paypal-secure.live", "securebanking.online"); with a path it
+      // was taken above.
+      bool word_join = false;
+      if (is_word_tld(tld)) {
+        bool hyphen = written.find('-') != std::string_view::npos;
+        bool long_lower = !has_upper(written) && host_end - i - tld.size() - 1 >= 10;
+        word_join = !hyphen && !long_lower;
+      }
+      if (abbreviation || file_name || word_join) {
+        i = run_end;
+        continue;
+      }
+    }
+    out.push_back(make_match(text, i, end, false));
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,85 @@
+#include "url/public_suffix.h"
+
+#include <libpsl.h>
+
+#include <cstring>
+
+namespace scamcheck::internal {
+namespace {
+
+struct PslHolder {
+  const psl_ctx_t* ctx = nullptr;
+  psl_ctx_t* owned = nullptr;
+  std::string_view source;
+
+  PslHolder() {
+    // psl_latest() loads the distribution's list (e.g. Debian's
+    // /usr/share/publicsuffix/public_suffix_list.dafsa) if it is newer than
+    // the copy built into libpsl, and falls back to the built-in list.
+    owned = psl_latest(nullptr);
+    if (owned != nullptr) {
+      ctx = owned;
+      source = "psl_latest";
+    } else {
+      ctx = psl_builtin();
+      source = "psl_builtin";
+    }
+  }
+  ~PslHolder() {
+    if (owned != nullptr) psl_free(owned);
+  }
+};
+
+const PslHolder& holder() {
+  static const PslHolder h;  // thread-safe initialization (C++11)
+  return h;
+}
+
+}  // namespace
+
+bool is_known_tld(std::string_view label) {
+  const psl_ctx_t* ctx = holder().ctx;
+  if (ctx == nullptr || label.empty() || label.size() > 63) return false;
+  char buf[64];
+  std::memcpy(buf, label.data(), label.size());
+  buf[label.size()] = '\0';
+  // Without PSL_TYPE_NO_STAR_RULE every unknown label would match the
+  // implicit "*" rule and count as a suffix.
+  return psl_is_public_suffix2(ctx, buf, PSL_TYPE_ICANN | PSL_TYPE_NO_STAR_RULE) != 0;
+}
+
+std::string registrable_domain(std::string_view host) {
+  const psl_ctx_t* ctx = holder().ctx;
+  if (ctx == nullptr || host.empty()) return {};
+  std::string h(host);
+  const char* r = psl_registrable_domain(ctx, h.c_str());
+  if (r == nullptr) return {};
+  return std::string(r);
+}
+
+std::string icann_suffix(std::string_view host) {
+  const psl_ctx_t* ctx = holder().ctx;
+  if (ctx == nullptr || host.empty()) return {};
+  // Walk from the longest candidate to the shortest: the first label
+  // sequence that is an ICANN suffix (without the star default) wins.
+  std::string h(host);
+  std::size_t pos = 0;
+  while (true) {
+    const char* cand = h.c_str() + pos;
+    // NO_STAR_RULE drops only the implicit "*" default; explicit wildcard
+    // rules such as "*.ck" still apply.
+    if (psl_is_public_suffix2(ctx, cand, PSL_TYPE_ICANN | PSL_TYPE_NO_STAR_RULE) != 0) {
+      return std::string(cand);
+    }
+    std::size_t dot = h.find('.', pos);
+    if (dot == std::string::npos) break;
+    pos = dot + 1;
+  }
+  // A wildcard rule ("*.ck") or an unknown TLD: use the last label.
+  std::size_t last = h.rfind('.');
+  return last == std::string::npos ? std::string() : h.substr(last + 1);
+}
+
+std::string_view public_suffix_list_source() { return holder().source; }
+
+}  // namespace scamcheck::internal

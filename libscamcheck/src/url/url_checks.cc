@@ -1,0 +1,857 @@
+#include "url/url_checks.h"
+
+#include <unicode/uscript.h>
+#include <unicode/uspoof.h>
+#include <unicode/utf8.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include "url/public_suffix.h"
+
+namespace scamcheck::internal {
+namespace {
+
+using namespace url_keys;  // NOLINT: the key names read better unqualified
+
+char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+
+bool equals_ci(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+struct Label {
+  std::size_t off;  // in the normalized host
+  std::size_t len;
+};
+
+// Up to 32 labels; longer hosts keep the last 32 (the registrable end).
+struct Labels {
+  std::array<Label, 32> items{};
+  std::size_t count = 0;
+};
+
+Labels split_labels(std::string_view host) {
+  Labels out;
+  std::size_t start = 0;
+  std::array<Label, 128> tmp{};  // a 253-byte host has at most 127 labels
+  std::size_t n = 0;
+  while (start <= host.size()) {
+    std::size_t dot = host.find('.', start);
+    std::size_t end = dot == std::string_view::npos ? host.size() : dot;
+    if (end > start && n < tmp.size()) tmp[n++] = {start, end - start};
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  std::size_t first = n > out.items.size() ? n - out.items.size() : 0;
+  for (std::size_t i = first; i < n; ++i) out.items[out.count++] = tmp[i];
+  return out;
+}
+
+// Where the evidence for part [off, off+len) of the normalized host is in the
+// URL: the part itself when the host is written as normalized (ASCII, no
+// escapes), else the whole written host.
+struct HostMap {
+  Range written;
+  bool direct = false;
+  Range part(std::size_t off, std::size_t len) const {
+    if (!direct) return written;
+    return {written.start + off, written.start + off + len};
+  }
+};
+
+// `text` lower-cased with everything but letters and digits removed, so that
+// "log-in" and "Sign_In" find "login" and "signin"; `origin` maps each byte
+// back to `text`.
+void compact(std::string_view text, std::string& out, std::vector<std::uint32_t>& origin) {
+  out.clear();
+  origin.clear();
+  for (std::size_t i = 0; i < text.size() && out.size() < 2048; ++i) {
+    char c = lower(text[i]);
+    if (is_alpha(c) || is_digit(c)) {
+      out.push_back(c);
+      origin.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+}
+
+// A query value that is itself a URL: "http://...", "https%3A%2F%2F...".
+bool looks_like_url(std::string_view v) {
+  for (std::size_t i = 0; i + 4 <= v.size(); ++i) {
+    if (lower(v[i]) == 'h' && lower(v[i + 1]) == 't' && lower(v[i + 2]) == 't' && lower(v[i + 3]) == 'p') {
+      return true;
+    }
+  }
+  return v.find("www.") != std::string_view::npos;
+}
+
+// Keyword hits sorted by position, overlaps removed (the longest hit at a
+// position wins: "secure" over "secur").
+void select_hits(std::vector<SubstringIndex::Hit>& hits) {
+  std::sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) {
+    return a.pos != b.pos ? a.pos < b.pos : a.len > b.len;
+  });
+  std::size_t out = 0;
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    if (out > 0 && hits[i].pos < end) continue;
+    end = hits[i].pos + hits[i].len;
+    hits[out++] = hits[i];
+  }
+  hits.resize(out);
+}
+
+// Images, style sheets and scripts are not log-in pages, whatever their
+// directory is called ("/library/accounts/kids.jpg").
+bool static_resource(std::string_view path) {
+  std::size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
+  std::string_view ext = path.substr(dot + 1);
+  for (std::string_view e : {"jpg", "jpeg", "png", "gif", "svg", "ico", "webp", "css", "js", "woff", "woff2"}) {
+    if (equals_ci(ext, e)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<UrlChecker>> UrlChecker::create(std::unique_ptr<BrandTable> brands,
+                                                       UrlLists lists) {
+  std::unique_ptr<UrlChecker> c(new UrlChecker());
+  c->brands_ = std::move(brands);
+  c->lists_ = std::move(lists);
+  for (std::size_t i = 0; i < c->lists_.keywords.size(); ++i) {
+    c->keywords_.add(c->lists_.keywords[i].word, static_cast<int>(i));
+  }
+  UErrorCode status = U_ZERO_ERROR;
+  c->spoof_ = uspoof_open(&status);
+  if (U_FAILURE(status) || c->spoof_ == nullptr) {
+    return Status::internal(std::string("ICU uspoof_open failed: ") + u_errorName(status));
+  }
+  return c;
+}
+
+UrlChecker::~UrlChecker() {
+  if (spoof_ != nullptr) uspoof_close(spoof_);
+}
+
+void UrlChecker::skeleton(std::string_view label, std::string& out) const {
+  bool ascii = std::all_of(label.begin(), label.end(),
+                           [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (ascii || label.size() > 200) {
+    ascii_skeleton(label, out);
+    return;
+  }
+  char buf[512];
+  UErrorCode status = U_ZERO_ERROR;
+  int32_t n = uspoof_getSkeletonUTF8(spoof_, 0, label.data(), static_cast<int32_t>(label.size()),
+                                     buf, sizeof buf, &status);
+  if (U_FAILURE(status) || n < 0 || n >= static_cast<int32_t>(sizeof buf)) {
+    ascii_skeleton(label, out);
+    return;
+  }
+  // ICU's prototypes keep case ("I" for "l"); fold ASCII afterwards.
+  ascii_skeleton(std::string_view(buf, static_cast<std::size_t>(n)), out);
+}
+
+double UrlChecker::idn_strength(std::string_view unicode_host, bool written_xn) const {
+  double best = written_xn ? 0.6 : 0.0;
+  std::size_t start = 0;
+  std::string skel;
+  while (start < unicode_host.size()) {
+    std::size_t dot = unicode_host.find('.', start);
+    std::size_t end = dot == std::string_view::npos ? unicode_host.size() : dot;
+    std::string_view label = unicode_host.substr(start, end - start);
+    bool non_ascii = std::any_of(label.begin(), label.end(),
+                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+    if (non_ascii) {
+      bool latin = false, other = false, latin_lookalike_script = false;
+      int32_t i = 0;
+      const auto* s = reinterpret_cast<const uint8_t*>(label.data());
+      auto len = static_cast<int32_t>(label.size());
+      while (i < len) {
+        UChar32 cp;
+        U8_NEXT(s, i, len, cp);
+        if (cp < 0) continue;
+        UErrorCode st = U_ZERO_ERROR;
+        UScriptCode sc = uscript_getScript(cp, &st);
+        if (sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED) continue;
+        if (sc == USCRIPT_LATIN) {
+          latin = true;
+        } else {
+          other = true;
+          if (sc == USCRIPT_CYRILLIC || sc == USCRIPT_GREEK || sc == USCRIPT_ARMENIAN ||
+              sc == USCRIPT_CHEROKEE) {
+            latin_lookalike_script = true;
+          }
+        }
+      }
+      skeleton(label, skel);
+      bool ascii_skel = std::all_of(skel.begin(), skel.end(),
+                                    [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+      double s_label;
+      if (latin && other) {
+        s_label = 1.0;  // mixed scripts in one label: "pаypal" with Cyrillic а
+      } else if (latin_lookalike_script && ascii_skel) {
+        s_label = 1.0;  // whole-script look-alike: "раураl" all Cyrillic
+      } else if (latin) {
+        s_label = 0.4;  // accented Latin: "müller", common and legitimate
+      } else {
+        s_label = 0.6;  // another script, e.g. a Japanese or Cyrillic name
+      }
+      best = std::max(best, s_label);
+    }
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  return best;
+}
+
+LookalikeMatch UrlChecker::label_lookalike(std::string_view label,
+                                           std::string_view uni_label) const {
+  std::string skel;
+  skeleton(uni_label, skel);
+  LookalikeMatch lm = brands_->lookalike(uni_label, skel);
+  if (lm.kind != LookalikeKind::kNone || uni_label != label) return lm;
+  // "paypall-login", "secure-arnazon": one hyphen-separated part.
+  if (label.find('-') != std::string_view::npos) {
+    std::size_t s = 0;
+    while (s < label.size()) {
+      std::size_t d = label.find('-', s);
+      std::size_t e = d == std::string_view::npos ? label.size() : d;
+      if (e - s >= 4 && e - s < label.size()) {
+        std::string_view part = label.substr(s, e - s);
+        ascii_skeleton(part, skel);
+        LookalikeMatch pm = brands_->lookalike(part, skel);
+        if (pm.kind == LookalikeKind::kTypo || pm.kind == LookalikeKind::kHomoglyph) {
+          pm.pos = s + (pm.len < part.size() ? pm.pos : 0);
+          if (pm.len >= part.size() || pm.len == 0) pm.len = e - s;
+          return pm;
+        }
+      }
+      if (d == std::string_view::npos) break;
+      s = d + 1;
+    }
+  }
+  // "appleaccounts", "secureappleverify": a brand word between keywords.
+  // The label is cut at keywords, hyphens and digits; a piece that is
+  // exactly a brand word counts.
+  std::vector<SubstringIndex::Hit> hits;
+  keywords_.find_all(label, hits);
+  select_hits(hits);
+  // "wwwapple": a "www" glued to the front.
+  if (label.size() > 6 && label.compare(0, 3, "www") == 0) hits.insert(hits.begin(), {0, 3, -1});
+  if (hits.empty()) return lm;
+  std::vector<BrandTable::Mention> mentions;
+  std::size_t a = 0;
+  auto piece = [&](std::size_t from, std::size_t to) -> bool {
+    std::size_t x = from;
+    while (x < to) {
+      std::size_t y = x;
+      while (y < to && label[y] >= 'a' && label[y] <= 'z') ++y;
+      if (y - x >= 3) {
+        mentions.clear();
+        brands_->find_mentions(label.substr(x, y - x), false, mentions);
+        for (const auto& m : mentions) {
+          if (m.pos != 0 || m.len != y - x) continue;  // the whole piece only
+          lm.kind = LookalikeKind::kContainsBrand;
+          lm.brand = m.brand;
+          lm.pos = x;
+          lm.len = m.len;
+          lm.word = true;  // delimited by keywords: "apple" in "appleaccounts"
+          return true;
+        }
+      }
+      x = y + 1;
+    }
+    return false;
+  };
+  for (const auto& h : hits) {
+    if (h.pos > a && piece(a, h.pos)) return lm;
+    a = std::max(a, h.pos + h.len);
+  }
+  if (a < label.size()) piece(a, label.size());
+  return lm;
+}
+
+double UrlChecker::randomness(std::string_view label) const {
+  // Judge each hyphen-separated part; the most random one counts.
+  double best = 0;
+  std::size_t start = 0;
+  while (start <= label.size()) {
+    std::size_t dash = label.find('-', start);
+    std::size_t end = dash == std::string_view::npos ? label.size() : dash;
+    std::string_view part = label.substr(start, end - start);
+    if (part.size() >= 5) {
+      int letters = 0, digits = 0, vowels = 0, transitions = 0, run = 0, max_run = 0, rare = 0;
+      bool hex = true;
+      for (std::size_t i = 0; i < part.size(); ++i) {
+        char c = part[i];
+        if (is_digit(c)) {
+          ++digits;
+          run = 0;
+        } else if (c >= 'a' && c <= 'z') {
+          ++letters;
+          if (is_vowel(c)) {
+            ++vowels;
+            run = 0;
+          } else {
+            max_run = std::max(max_run, ++run);
+          }
+          char n = i + 1 < part.size() ? part[i + 1] : '\0';
+          if (n >= 'a' && n <= 'z' &&
+              lists_.rare_bigrams[static_cast<std::size_t>((c - 'a') * 26 + (n - 'a'))]) {
+            ++rare;
+          }
+        } else {
+          run = 0;
+        }
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) hex = false;
+        if (i > 0 && is_digit(c) != is_digit(part[i - 1])) ++transitions;
+      }
+      double r = 0;
+      // Clearly generated: several letter pairs English never has, or a
+      // long hex string. Strong enough on its own to warn.
+      if ((rare >= 3 && rare * 4 >= letters) || (rare >= 2 && max_run >= 5 && rare * 5 >= letters) ||
+          (hex && part.size() >= 16 && digits >= 4 && letters >= 3)) {
+        r = 2.25;
+      } else if (rare >= 2 || max_run >= 6 || (letters >= 3 && digits >= 2 && transitions >= 3) ||
+                 (letters >= 5 && vowels * 5 < letters) ||
+                 (hex && part.size() >= 12 && digits >= 3 && letters >= 2)) {
+        r = 1.0;
+      } else if ((rare == 1 && max_run >= 4) || max_run == 5 ||
+                 (letters >= 4 && digits >= 1 && transitions >= 2 && part.size() <= 10)) {
+        r = 0.6;
+      }
+      best = std::max(best, r);
+    }
+    if (dash == std::string_view::npos) break;
+    start = dash + 1;
+  }
+  return best;
+}
+
+// Everything one check() call learns about its URL, shared by the steps.
+struct UrlChecker::State {
+  std::string_view url;
+  const ParsedUrl& p;
+  std::vector<UrlSignal>& out;
+  std::string& registrable;
+
+  std::string_view host;  // normalized
+  HostMap hm;
+  bool ip = false;
+  std::string icann;      // ICANN public suffix
+  std::string_view tld;
+  Labels labels;
+  std::size_t reg_off = 0;  // offset of the registrable domain in host
+  std::size_t reg_idx = 0;  // its first label
+  bool official = false;    // a brand's official domain
+  bool hosted = false;      // a user's sub-domain of a free hosting parent
+  LookalikeMatch registrable_lookalike;
+
+  // obfuscated_url: the strongest reason wins.
+  double obfuscation = 0;
+  Range obfuscation_range;
+  void obfuscated(Range r, double s) {
+    if (s > obfuscation) {
+      obfuscation = s;
+      obfuscation_range = r;
+    }
+  }
+
+  // Keyword bookkeeping (distinct keyword ids; negative ids are the
+  // structural hints: -1 pre-filled address, -2 hash directory).
+  std::vector<int> kw_host, kw_path;
+  Range kw_range;
+  double kw_strength = 0;
+  bool login_words = false;
+  std::string compacted;
+  std::vector<std::uint32_t> origin;
+  std::vector<SubstringIndex::Hit> hits;
+
+  State(std::string_view u, const ParsedUrl& parsed, std::vector<UrlSignal>& o, std::string& r)
+      : url(u), p(parsed), out(o), registrable(r) {}
+  std::string_view label(std::size_t i) const {
+    return host.substr(labels.items[i].off, labels.items[i].len);
+  }
+  // The sub-domain part of the host (without the dot before the
+  // registrable domain); empty if none.
+  std::size_t sub_end() const { return reg_off > 0 ? reg_off - 1 : 0; }
+};
+
+void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<UrlSignal>& out,
+                       std::string& registrable) const {
+  registrable.clear();
+  const std::string& scheme = p.scheme;
+  if (scheme == "javascript" || scheme == "vbscript" || scheme == "data") {
+    out.push_back({kScriptUrl, {p.scheme_range.start, p.scheme_range.end + 1}, 1.0});
+    return;
+  }
+  if ((scheme != "http" && scheme != "https" && scheme != "ftp") || p.host_range.empty() ||
+      p.host_kind == HostKind::kNone) {
+    return;
+  }
+  State st(url, p, out, registrable);
+  st.host = p.host;
+  st.hm.written = p.host_range;
+  std::string_view w = url.substr(p.host_range.start, p.host_range.size());
+  while (!w.empty() && w.back() == '.') w.remove_suffix(1);
+  st.hm.direct = !p.host_percent_encoded && !p.host_written_unicode && equals_ci(w, st.host);
+  st.ip = p.host_kind == HostKind::kIpv4 || p.host_kind == HostKind::kIpv6;
+
+  check_authority(st);
+  check_host(st);
+  // Brand, keyword and randomness checks are not for official brand
+  // domains; but on a hosting parent that is itself a brand's domain
+  // (sharepoint.com, amazonaws.com) the sub-domains are someone else's.
+  if (!st.official || st.hosted) {
+    if (!st.ip && st.labels.count > 0) check_host_names(st);
+    check_path(st);
+    if (st.kw_strength > 0) {
+      out.push_back({kPhishingKeywords, st.kw_range, std::min(st.kw_strength, 1.0)});
+    }
+    if (scheme == "http" && st.login_words && !static_resource(url.substr(p.path.start, p.path.size()))) {
+      out.push_back({kInsecureLoginPage, Range{}, 1.0});
+    }
+  }
+  if (st.obfuscation > 0) out.push_back({kObfuscatedUrl, st.obfuscation_range, st.obfuscation});
+}
+
+void UrlChecker::check_authority(State& st) const {
+  const ParsedUrl& p = st.p;
+  std::string_view url = st.url;
+  if (!p.userinfo.empty()) {
+    std::string_view ui = url.substr(p.userinfo.start, p.userinfo.size());
+    std::vector<BrandTable::Mention> m;
+    brands_->find_mentions(ui, true, m);
+    bool looks_like_host = ui.find('.') != std::string_view::npos || !m.empty();
+    st.out.push_back({kUserinfoTrick, p.userinfo, looks_like_host ? 1.0 : 0.6});
+  }
+  if (p.at_signs >= 2) st.obfuscated(p.authority, 1.0);
+  if (p.host_percent_encoded) st.obfuscated(p.host_range, 1.0);
+  if (p.port_number >= 0) {
+    const std::string& scheme = p.scheme;
+    bool standard = (scheme == "http" && p.port_number == 80) ||
+                    (scheme == "https" && p.port_number == 443) ||
+                    (scheme == "ftp" && p.port_number == 21);
+    if (!standard && !p.port.empty()) st.out.push_back({kNonstandardPort, p.port, 1.0});
+  }
+
+  // Encoding in the path and query: escapes of characters that need none
+  // (letters, digits, '.') only serve to hide words.
+  std::size_t escapes = 0, needless = 0, total = 0;
+  Range first_escape;
+  for (Range r : {p.path, p.query}) {
+    for (std::size_t i = r.start; i < r.end; ++i) {
+      ++total;
+      if (url[i] == '%' && i + 2 < r.end && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
+          std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
+        ++escapes;
+        auto hv = [](char c) { return is_digit(c) ? c - '0' : (lower(c) - 'a' + 10); };
+        int v = hv(url[i + 1]) * 16 + hv(url[i + 2]);
+        if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') || v == '.') {
+          if (needless == 0) first_escape = {i, i + 3};
+          ++needless;
+        }
+      }
+    }
+  }
+  if (needless >= 4 || (needless >= 2 && needless * 3 >= escapes && escapes * 4 >= total)) {
+    Range r = first_escape;
+    if (!r.empty()) r.end = first_escape.start < p.path.end ? p.path.end : p.query.end;
+    st.obfuscated(r.empty() ? p.path : r, 0.8);
+  }
+}
+
+void UrlChecker::check_host(State& st) const {
+  const ParsedUrl& p = st.p;
+  std::string_view host = st.host;
+  if (st.ip) {
+    bool local = host.rfind("10.", 0) == 0 || host.rfind("192.168.", 0) == 0 ||
+                 host.rfind("127.", 0) == 0 || host == "[::1]";
+    st.out.push_back({kIpAddressHost, p.host_range, local ? 0.5 : 1.0});
+    if (p.ipv4_noncanonical) st.obfuscated(p.host_range, 1.0);
+    return;
+  }
+  st.registrable = registrable_domain(host);
+  st.icann = icann_suffix(host);
+  st.labels = split_labels(host);
+  if (st.labels.count == 0) return;
+  st.tld = st.label(st.labels.count - 1);
+  st.reg_off = st.registrable.empty() ? 0 : host.size() - st.registrable.size();
+  for (std::size_t i = 0; i < st.labels.count; ++i) {
+    if (st.labels.items[i].off == st.reg_off) st.reg_idx = i;
+  }
+  // Brands with a country-domain portfolio own "<name>.<cc>" broadly
+  // (google.com.uy, google.tk): any two-letter country TLD qualifies.
+  st.official = brands_->is_official(st.registrable, st.tld.size() == 2);
+
+  if (p.host_written_unicode || host.find("xn--") != std::string_view::npos) {
+    double s = idn_strength(p.host_unicode, p.host_has_xn_label);
+    if (s > 0 && !st.official) st.out.push_back({kPunycodeDomain, p.host_range, s});
+  }
+  // Shorteners: the host itself or its registrable domain.
+  if (auto it = lists_.shorteners.find(host); it != lists_.shorteners.end()) {
+    st.out.push_back({kUrlShortener, p.host_range, it->second});
+  } else if (auto it2 = lists_.shorteners.find(st.registrable); it2 != lists_.shorteners.end()) {
+    st.out.push_back({kUrlShortener, p.host_range, it2->second});
+  }
+  // Free hosting: a proper sub-domain of a listed parent (the hoster's own
+  // site, "weebly.com" or "www.weebly.com", is not user content).
+  for (std::size_t i = 0; i + 1 < st.labels.count; ++i) {
+    std::string_view parent = host.substr(st.labels.items[i + 1].off);
+    auto it = lists_.free_hosting.find(parent);
+    if (it == lists_.free_hosting.end() && i + 2 < st.labels.count) {
+      std::string wild(st.label(i + 1));  // "blogspot.*": any country suffix
+      wild += ".*";
+      it = lists_.free_hosting.find(wild);
+    }
+    if (it == lists_.free_hosting.end()) continue;
+    if (host.substr(0, st.labels.items[i + 1].off - 1) != "www") {
+      st.out.push_back({kFreeHosting, p.host_range, it->second});
+      st.hosted = true;
+    }
+    break;
+  }
+  // Risky TLD: full strength for names registered directly under the TLD,
+  // half under a second-level registry suffix ("com.cn", "presse.ci").
+  if (!st.official) {
+    if (auto it = lists_.risky_tlds.find(st.tld); it != lists_.risky_tlds.end()) {
+      const Label& last = st.labels.items[st.labels.count - 1];
+      double s = st.icann == st.tld ? it->second : it->second * 0.5;
+      Range r = last.off > 0 ? st.hm.part(last.off - 1, last.len + 1) : st.hm.part(0, last.len);
+      st.out.push_back({kRiskyTld, r, s});
+    }
+  }
+  // Many sub-domains ("www" does not count).
+  std::size_t sub_labels = st.registrable.empty() ? 0 : st.reg_idx;
+  if (sub_labels > 0 && host.compare(0, 4, "www.") == 0) --sub_labels;
+  if (sub_labels >= 3) {
+    st.out.push_back({kManySubdomains, st.hm.part(0, st.sub_end()), sub_labels >= 5 ? 1.5 : 1.0});
+  }
+  if (host.size() > 80) st.obfuscated(p.host_range, 0.6);
+}
+
+void UrlChecker::keyword_hits(State& st, std::string_view text, std::size_t text_off,
+                              bool in_host, std::vector<int>& ids, Range& first) const {
+  compact(text, st.compacted, st.origin);
+  st.hits.clear();
+  keywords_.find_all(st.compacted, st.hits);
+  select_hits(st.hits);
+  for (const auto& h : st.hits) {
+    const UrlKeyword& k = lists_.keywords[static_cast<std::size_t>(h.id)];
+    if (k.host_only && !in_host) continue;
+    if (std::find(ids.begin(), ids.end(), h.id) != ids.end()) continue;
+    ids.push_back(h.id);
+    if (k.login && !in_host) st.login_words = true;
+    if (first.empty()) {
+      std::size_t s = st.origin[h.pos];
+      std::size_t e = st.origin[h.pos + h.len - 1] + 1;
+      first = in_host ? st.hm.part(text_off + s, e - s) : Range{text_off + s, text_off + e};
+    }
+  }
+}
+
+double UrlChecker::keyword_weight(const std::vector<int>& ids) const {
+  double w = 0;
+  for (int id : ids) w += id < 0 ? 1.0 : lists_.keywords[static_cast<std::size_t>(id)].strength;
+  return w;
+}
+
+void UrlChecker::check_host_names(State& st) const {
+  std::string_view host = st.host;
+  const HostMap& hm = st.hm;
+  const Label& rl = st.labels.items[st.reg_idx];
+  std::string_view label = st.label(st.reg_idx);
+  // The Unicode form of the same label, for IDNs.
+  std::string_view uni_label = label;
+  if (st.p.host_unicode != host) {
+    Labels ul = split_labels(st.p.host_unicode);
+    if (ul.count == st.labels.count) {
+      uni_label = std::string_view(st.p.host_unicode).substr(ul.items[st.reg_idx].off, ul.items[st.reg_idx].len);
+    }
+  }
+
+  // The registrable label: a look-alike of a brand, or the brand in it.
+  LookalikeMatch& lm = st.registrable_lookalike;
+  if (!st.official) lm = label_lookalike(label, uni_label);
+  if (lm.kind != LookalikeKind::kNone) {
+    // The brand part of the label when it is one, else the whole
+    // registrable domain (always for IDNs: positions differ there).
+    bool part = uni_label == label &&
+                (lm.kind == LookalikeKind::kContainsBrand || lm.pos > 0 || lm.len < label.size());
+    Range r = part ? hm.part(rl.off + lm.pos, lm.len) : hm.part(rl.off, host.size() - rl.off);
+    double strength = 1.0;
+    if (lm.kind == LookalikeKind::kContainsBrand && !lm.word) {
+      // "paypal-secure" (the brand as a word) is stronger than "9to5google"
+      // (glued to other letters on one side), stronger than a brand inside
+      // a word ("huaweicloud"); short names (<= 5 letters: "aeon", "orico")
+      // glued to other letters are usually part of another word.
+      auto letter = [](char c) { return c >= 'a' && c <= 'z'; };
+      bool left = lm.pos == 0 || !letter(label[lm.pos - 1]);
+      bool right = lm.pos + lm.len >= label.size() || !letter(label[lm.pos + lm.len]);
+      if (left && right) {
+        strength = 1.0;
+      } else if (left || right) {
+        strength = lm.len <= 5 ? 0.5 : 0.8;
+      } else {
+        strength = 0.5;
+      }
+    }
+    st.out.push_back({kBrandLookalike, r, strength});
+  }
+
+  if (st.reg_idx > 0) check_subdomains(st);
+
+  // Keywords in the registrable label. One keyword in a host name is common
+  // on real sites ("security.org"), so each counts with its strength from
+  // url_keywords.txt; in the registrable name they are rare on popular
+  // sites (0.4 % of the popular hosts of the domains corpus have any).
+  double sub_kw = keyword_weight(st.kw_host);
+  std::vector<int> kw_reg;
+  Range reg_kw_range;
+  keyword_hits(st, label, rl.off, true, kw_reg, reg_kw_range);
+  std::vector<int> reg_only;
+  for (int id : kw_reg) {
+    if (std::find(st.kw_host.begin(), st.kw_host.end(), id) == st.kw_host.end()) {
+      st.kw_host.push_back(id);
+      reg_only.push_back(id);
+    }
+  }
+  double reg_kw = keyword_weight(reg_only);
+  if (st.kw_range.empty()) st.kw_range = reg_kw_range;
+  double c = reg_kw + sub_kw;
+  double host_score = c <= 1.0 ? 0.9 * c : std::min(1.0, 0.9 + 0.1 * (c - 1.0));
+  if (reg_kw == 0) host_score *= 0.5;
+  st.kw_strength += host_score;
+
+  // Randomness of the registrable label and of long sub-domain labels.
+  if (lm.kind == LookalikeKind::kNone) {
+    double r = randomness(label);
+    Range rr = hm.part(rl.off, rl.len);
+    for (std::size_t i = 0; i < st.reg_idx; ++i) {
+      const Label& sl = st.labels.items[i];
+      if (sl.len < 8) continue;
+      double sr = randomness(st.label(i));
+      if (sr > r) {
+        r = sr;
+        rr = hm.part(sl.off, sl.len);
+      }
+    }
+    if (r >= 0.5) st.out.push_back({kRandomDomain, rr, r});
+  }
+}
+
+void UrlChecker::check_subdomains(State& st) const {
+  const HostMap& hm = st.hm;
+  // The brand in a sub-domain label ...
+  bool found = false;
+  std::vector<BrandTable::Mention> m;
+  for (std::size_t i = 0; i < st.reg_idx && !found; ++i) {
+    const Label& sl = st.labels.items[i];
+    m.clear();
+    brands_->find_mentions(st.label(i), true, m);
+    for (const auto& mm : m) {
+      if (brands_->is_official_for(mm.brand, st.registrable, false)) continue;
+      st.out.push_back({kBrandInSubdomain, hm.part(sl.off + mm.pos, mm.len), 1.0});
+      found = true;
+      break;
+    }
+  }
+  // ... or a look-alike of it.
+  for (std::size_t i = 0; i < st.reg_idx && !found; ++i) {
+    const Label& sl = st.labels.items[i];
+    std::string_view sub = st.label(i);
+    if (sub.size() < 4) continue;
+    LookalikeMatch sm = label_lookalike(sub, sub);
+    if (sm.kind != LookalikeKind::kNone && !brands_->is_official_for(sm.brand, st.registrable, false)) {
+      Range r = sm.len > 0 && sm.len < sub.size() ? hm.part(sl.off + sm.pos, sm.len)
+                                                   : hm.part(sl.off, sl.len);
+      st.out.push_back({kBrandInSubdomain, r, 0.8});
+      found = true;
+    }
+  }
+  // TLD-like labels inside the sub-domains make a host read as another
+  // site: "secure.paypal.com.example.top", "rakuten.co.jp.abc.cn",
+  // "paypal.com-restore.example.uk"; and a fake "vvww".
+  for (std::size_t i = 0; i < st.reg_idx; ++i) {
+    std::string_view sub = st.label(i);
+    std::string_view head = sub.substr(0, sub.find('-'));
+    bool tld_like = i > 0 && (head == "com" || head == "net" || head == "org" || head == "co" ||
+                              head == "gov");
+    bool fake_www = sub == "vvww" || sub == "wvvw" || sub == "wwvv" || sub == "vvvvvv";
+    if (tld_like || fake_www) {
+      st.obfuscated(hm.part(0, st.sub_end()), 0.6);
+      break;
+    }
+  }
+  // Keywords in the sub-domains.
+  if (st.sub_end() > 0) keyword_hits(st, st.host.substr(0, st.sub_end()), 0, true, st.kw_host, st.kw_range);
+}
+
+bool UrlChecker::glued_to_keyword(std::string_view seg, std::size_t pos, std::size_t len,
+                                  bool glued_right) const {
+  // The letters glued to the brand on one side: "paypal|login" is a brand
+  // next to a keyword, "interac|tive" is just a longer word.
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  std::size_t a, b;
+  if (glued_right) {
+    a = pos + len;
+    b = a;
+    while (b < seg.size() && letter(seg[b])) ++b;
+  } else {
+    b = pos;
+    a = b;
+    while (a > 0 && letter(seg[a - 1])) --a;
+  }
+  if (b - a < 3 || b - a > 64) return false;
+  char buf[64];
+  for (std::size_t i = a; i < b; ++i) buf[i - a] = lower(seg[i]);
+  std::string_view rest(buf, b - a);
+  std::vector<SubstringIndex::Hit> hits;
+  keywords_.find_all(rest, hits);
+  for (const auto& h : hits) {
+    if (glued_right ? h.pos == 0 : h.pos + h.len == rest.size()) return true;
+  }
+  return false;
+}
+
+void UrlChecker::check_path(State& st) const {
+  const ParsedUrl& p = st.p;
+  std::string_view url = st.url;
+  bool site_allows_mentions = false;
+  if (!st.registrable.empty()) {
+    site_allows_mentions = lists_.mention_sites.count(st.registrable) > 0;
+    std::size_t dot = st.registrable.find('.');
+    if (!site_allows_mentions && dot != std::string::npos) {
+      site_allows_mentions = lists_.mention_sites.count(st.registrable.substr(0, dot) + ".*") > 0;
+    }
+  }
+  // Segments of the path and query (split at '/', '&' and '='): keywords
+  // and the first brand name.
+  Range brand_range;
+  std::size_t slug_words = 0;
+  std::vector<BrandTable::Mention> pm;
+  for (Range r : {p.path, p.query}) {
+    std::size_t seg_start = r.start;
+    for (std::size_t i = r.start; i <= r.end; ++i) {
+      bool boundary = i == r.end || url[i] == '/' || url[i] == '&' || url[i] == '=';
+      if (!boundary) continue;
+      if (i > seg_start) {
+        std::string_view seg = url.substr(seg_start, i - seg_start);
+        Range first;
+        keyword_hits(st, seg, seg_start, false, st.kw_path, first);
+        if (st.kw_range.empty()) st.kw_range = first;
+        if (!site_allows_mentions && brand_range.empty()) {
+          pm.clear();
+          brands_->find_mentions(seg, false, pm);
+          for (const auto& mm : pm) {
+            if (brands_->is_official_for(mm.brand, st.registrable, true)) continue;
+            // Only whole words in paths ("/paypal/", "dhl-com"): a short
+            // name inside a longer word is another word ("sitescooper" is
+            // no "tesco"); long names may be glued on one side.
+            auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+            bool left = mm.pos == 0 || !letter(seg[mm.pos - 1]);
+            bool right = mm.pos + mm.len >= seg.size() || !letter(seg[mm.pos + mm.len]);
+            if (!(left && right) && !(mm.len >= 8 && (left || right)) &&
+                !(left != right && glued_to_keyword(seg, mm.pos, mm.len, left))) {
+              continue;
+            }
+            // A link to the brand's own site inside a redirect parameter
+            // ("?url=https://www.apple.com/uk/") is not an impersonation;
+            // the official domain as a directory ("/paypal.com/webapps/")
+            // is the classic one.
+            if (r.start == p.query.start && r.end == p.query.end && looks_like_url(seg) &&
+                brands_->mentions_official_domain(mm.brand, seg)) {
+              continue;
+            }
+            brand_range = {seg_start + mm.pos, seg_start + mm.pos + mm.len};
+            slug_words = 1;
+            for (char c : seg) {
+              if (c == '-' || c == '_' || c == '+' || c == ' ') ++slug_words;
+            }
+            break;
+          }
+        }
+      }
+      seg_start = i + 1;
+    }
+  }
+  // A directory named by a long hex hash with a page below it: phishing
+  // kits copy themselves into one such directory per victim or run.
+  std::size_t seg = p.path.start;
+  for (std::size_t i = p.path.start; i < p.path.end; ++i) {
+    if (url[i] != '/') continue;
+    if (i - seg >= 24 && seg > p.path.start) {
+      int digits = 0, letters = 0;
+      bool hex = true;
+      for (std::size_t k = seg; k < i; ++k) {
+        char c = lower(url[k]);
+        if (is_digit(c)) {
+          ++digits;
+        } else if (c >= 'a' && c <= 'f') {
+          ++letters;
+        } else {
+          hex = false;
+        }
+      }
+      if (hex && digits >= 4 && letters >= 4 && i + 1 < p.path.end) {
+        st.kw_path.push_back(-2);
+        if (st.kw_range.empty()) st.kw_range = {seg, i};
+        break;
+      }
+    }
+    seg = i + 1;
+  }
+  // A victim's address pre-filled into the query ("?email=jane@x.com"), as
+  // phishing kits do to look personal, counts like one more keyword.
+  if (!p.query.empty()) {
+    std::string_view q = url.substr(p.query.start, p.query.size());
+    std::size_t at = q.find('@');
+    std::size_t at_len = 1;
+    if (at == std::string_view::npos) {
+      at = q.find("%40");
+      at_len = 3;
+    }
+    if (at != std::string_view::npos) {
+      std::size_t eq = q.rfind('=', at);
+      std::size_t amp = q.rfind('&', at);
+      std::size_t value_end = q.find('&', at);
+      if (value_end == std::string_view::npos) value_end = q.size();
+      bool in_value = eq != std::string_view::npos && (amp == std::string_view::npos || eq > amp);
+      std::string_view domain = q.substr(at + at_len, value_end - at - at_len);
+      if (in_value && eq + 1 < at && domain.find('.') != std::string_view::npos) {
+        st.kw_path.push_back(-1);
+        if (st.kw_range.empty()) st.kw_range = {p.query.start + eq + 1, p.query.start + value_end};
+      }
+    }
+  }
+  // Paths: /login and /account are everywhere; only a pile of such words
+  // ("/verify/myaccount/signin/") says much ...
+  double c = keyword_weight(st.kw_path);
+  st.kw_strength += c <= 1.0 ? 0.25 * c : std::min(0.55, 0.25 + 0.15 * (c - 1.0));
+  // ... or log-in words deep inside an unrelated directory tree, which is
+  // how kits on hacked sites look ("/wp-includes/fonts/Login/myaccount/").
+  if (st.kw_path.size() >= 2 &&
+      std::count(url.begin() + static_cast<std::ptrdiff_t>(p.path.start),
+                 url.begin() + static_cast<std::ptrdiff_t>(p.path.end), '/') >= 4) {
+    st.kw_strength += 0.25;
+  }
+  if (!brand_range.empty()) {
+    // A brand in a short path segment ("/paypal/", "/dhl-com/") or next to
+    // phishing words; a brand in a long slug is usually an article.
+    bool context = !st.kw_path.empty() || !st.kw_host.empty();
+    st.out.push_back({kBrandInPath, brand_range, (slug_words <= 3 || context) ? 1.0 : 0.4});
+  }
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,19 @@
+// The LinkMatch for content of kind "url" (CONTRACT §1: one URL, scheme
+// optional): the whole content minus surrounding white space, refanged,
+// with "http://" added when it has no scheme.
+#ifndef SCAMCHECK_URL_URL_INPUT_H_
+#define SCAMCHECK_URL_URL_INPUT_H_
+
+#include <string_view>
+
+#include "extract/links.h"
+
+namespace scamcheck::internal {
+
+// REQUIRES: `content` is valid UTF-8. If it is empty after trimming, the
+// result has start == end and must not be analysed.
+LinkMatch link_for_url_input(std::string_view content);
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_URL_URL_INPUT_H_

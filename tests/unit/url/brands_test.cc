@@ -1,0 +1,169 @@
+// The brand table: data validity and the look-alike search.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <string>
+
+#include "data/data_source.h"
+#include "url/brands.h"
+#include "url/public_suffix.h"
+
+using namespace scamcheck::internal;
+
+namespace {
+
+const BrandTable& table() {
+  static const std::unique_ptr<BrandTable> t = [] {
+    DataSource data(SCAMCHECK_DATA_DIR);
+    auto json = data.read("lists/brands.json");
+    REQUIRE(json.ok());
+    auto loaded = BrandTable::load(*json, "brands.json");
+    REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+    return std::move(loaded.value());
+  }();
+  return *t;
+}
+
+std::string brand_of(const LookalikeMatch& m) {
+  return m.brand < 0 ? "" : table().brands()[static_cast<std::size_t>(m.brand)].id;
+}
+
+LookalikeMatch look(const std::string& label) {
+  std::string skel;
+  ascii_skeleton(label, skel);
+  return table().lookalike(label, skel);
+}
+
+}  // namespace
+
+TEST_CASE("brands.json: at least 150 brands, unique ids") {
+  CHECK(table().brands().size() >= 150);
+  std::set<std::string> ids;
+  for (const Brand& b : table().brands()) CHECK(ids.insert(b.id).second);
+}
+
+TEST_CASE("brands.json: every official domain is its own registrable domain") {
+  for (const Brand& b : table().brands()) {
+    for (const std::string& d : b.domains) {
+      CHECK_MESSAGE(registrable_domain(d) == d, b.id << ": " << d << " -> " << registrable_domain(d));
+    }
+  }
+}
+
+TEST_CASE("brands.json: the required brands are there") {
+  std::set<std::string> ids;
+  for (const Brand& b : table().brands()) ids.insert(b.id);
+  for (const char* id :
+       {"paypal", "sparkasse", "volksbank", "deutschebank", "commerzbank", "ing", "dkb", "n26",
+        "postbank", "comdirect", "consorsbank", "targobank", "hypovereinsbank", "santander",
+        "chase", "bankofamerica", "wellsfargo", "citi", "hsbc", "barclays", "dhl", "deutschepost",
+        "hermes", "dpd", "gls", "ups", "fedex", "usps", "royalmail", "bzst", "elster", "finanzamt",
+        "bundespolizei", "bka", "irs", "hmrc", "amazon", "ebay", "kleinanzeigen", "etsy", "zalando",
+        "otto", "aliexpress", "klarna", "visa", "mastercard", "amex", "stripe", "wise", "revolut",
+        "netflix", "disneyplus", "spotify", "primevideo", "dazn", "sky", "telekom", "vodafone",
+        "o2", "1und1", "att", "verizon", "tmobile", "apple", "icloud", "microsoft", "outlook",
+        "office365", "google", "gmail", "facebook", "instagram", "whatsapp", "linkedin", "adobe",
+        "dropbox", "docusign", "steam", "binance", "coinbase", "rakuten", "smbc", "mufg", "mizuho",
+        "au", "docomo", "softbank", "aeon", "ekinet", "saison", "jcb"}) {
+    CHECK_MESSAGE(ids.count(id) == 1, id);
+  }
+}
+
+TEST_CASE("official domains") {
+  CHECK(table().is_official("paypal.com", false));
+  CHECK(table().is_official("amazon.co.jp", false));
+  CHECK(table().is_official("sparkasse-hannover.de", false));      // pattern
+  CHECK_FALSE(table().is_official("sparkasse-kundenservice.de", false));  // phishing word
+  CHECK(table().is_official("google.com.uy", true));               // any country TLD
+  CHECK_FALSE(table().is_official("google.xyz", false));
+  CHECK_FALSE(table().is_official("paypal-secure.com", false));
+  CHECK(table().is_official("www.gov.uk", false));
+}
+
+TEST_CASE("look-alikes: the brand inside the label") {
+  auto m = look("paypal-secure");
+  CHECK(m.kind == LookalikeKind::kContainsBrand);
+  CHECK(brand_of(m) == "paypal");
+  CHECK(m.pos == 0);
+  CHECK(m.len == 6);
+  CHECK(brand_of(look("secure-deutsche-bank")) == "deutschebank");
+  CHECK(look("dhl-paket").kind == LookalikeKind::kContainsBrand);
+  // Ambiguous short names only as a part of a longer label.
+  CHECK(look("au").kind == LookalikeKind::kNone);
+  CHECK(brand_of(look("au-login")) == "au");
+  CHECK(look("sky").kind == LookalikeKind::kNone);
+  CHECK(look("ing").kind == LookalikeKind::kNone);
+  CHECK(look("online").kind == LookalikeKind::kNone);
+}
+
+TEST_CASE("look-alikes: homoglyphs and digit swaps") {
+  CHECK(look("paypa1").kind == LookalikeKind::kHomoglyph);
+  CHECK(brand_of(look("paypa1")) == "paypal");
+  CHECK(brand_of(look("arnazon")) == "amazon");      // rn -> m
+  CHECK(brand_of(look("rnicrosoft")) == "microsoft");
+  CHECK(brand_of(look("g00gle")) == "google");
+  CHECK(brand_of(look("paypai")) == "paypal");       // i for l
+  CHECK(brand_of(look("netfl1x-login")) == "netflix");
+  // Unicode: the caller passes the confusable skeleton.
+  CHECK(brand_of(table().lookalike("pаypal", "paypal")) == "paypal");
+}
+
+TEST_CASE("look-alikes: typos") {
+  CHECK(look("paypall").kind == LookalikeKind::kContainsBrand);  // "paypal" + "l"
+  CHECK(look("paypaI").kind != LookalikeKind::kNone);
+  CHECK(look("pyapal").kind == LookalikeKind::kTypo);
+  CHECK(brand_of(look("paypall")) == "paypal");
+  CHECK(brand_of(look("netfilx")) == "netflix");    // swapped letters
+  CHECK(brand_of(look("amazom")) == "amazon");
+  CHECK(brand_of(look("commerzbnak")) == "commerzbank");
+  CHECK(brand_of(look("paypa")) == "paypal");       // cut short
+  CHECK(brand_of(look("netfilxmobile")) == "netflix");
+  // Ordinary words one letter from a short brand are not look-alikes.
+  CHECK(look("apply").kind == LookalikeKind::kNone);
+  CHECK(look("chose").kind == LookalikeKind::kNone);
+  CHECK(look("stream").kind == LookalikeKind::kNone);
+  CHECK(look("mindmeister").kind == LookalikeKind::kNone);
+  CHECK(look("farnell").kind == LookalikeKind::kNone);
+  CHECK(look("globalcloudteam").kind == LookalikeKind::kNone);
+}
+
+TEST_CASE("mentions in text") {
+  std::vector<BrandTable::Mention> m;
+  table().find_mentions("/wellsfargo/login.php", false, m);
+  REQUIRE(m.size() >= 1);
+  CHECK(table().brands()[static_cast<std::size_t>(m[0].brand)].id == "wellsfargo");
+  m.clear();
+  table().find_mentions("/news/sky-is-blue", false, m);  // host word: not in paths
+  CHECK(m.empty());
+  m.clear();
+  table().find_mentions("dhl24", true, m);
+  CHECK(m.size() == 1);
+}
+
+TEST_CASE("brand names for the confusable-word check") {
+  const auto& names = table().names();
+  CHECK(names.size() > 100);
+  std::set<std::string> s(names.begin(), names.end());
+  CHECK(s.count("paypal") == 1);
+  CHECK(s.count("sparkasse") == 1);
+  CHECK(s.count("au") == 0);
+}
+
+TEST_CASE("bad brand files are refused with a message") {
+  auto r = BrandTable::load(R"({"version":1,"brands":[{"id":"x","name":"X","domains":[]}]})", "t.json");
+  CHECK_FALSE(r.ok());
+  r = BrandTable::load(R"({"version":1,"brands":[{"id":"x","name":"X","domains":["x.com"],"tokens":["A!"]}]})", "t.json");
+  CHECK_FALSE(r.ok());
+  r = BrandTable::load(R"({"version":2,"brands":[]})", "t.json");
+  CHECK_FALSE(r.ok());
+  r = BrandTable::load("not json", "t.json");
+  CHECK_FALSE(r.ok());
+}
+
+TEST_CASE("edit distance") {
+  CHECK(edit_distance("paypal", "paypal", 2) == 0);
+  CHECK(edit_distance("paypal", "paypla", 2) == 1);
+  CHECK(edit_distance("paypal", "pypal", 2) == 1);
+  CHECK(edit_distance("kitten", "sitting", 3) == 3);
+  CHECK(edit_distance("abc", "xyzxyz", 1) == 2);  // stops early above the limit
+}

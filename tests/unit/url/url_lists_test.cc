@@ -1,0 +1,101 @@
+// The URL stage's data files: documented, well-formed, consistent.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+
+#include <string>
+
+#include "data/data_source.h"
+#include "url/public_suffix.h"
+#include "url/url_checks.h"
+#include "url/url_lists.h"
+
+using namespace scamcheck::internal;
+
+namespace {
+
+const char* const kTextLists[] = {"lists/risky_tlds.txt",         "lists/shorteners.txt",
+                                  "lists/free_hosting.txt",       "lists/brand_mention_sites.txt",
+                                  "lists/url_keywords.txt",       "lists/rare_bigrams.txt"};
+
+std::string read(const char* path) {
+  auto r = DataSource(SCAMCHECK_DATA_DIR).read(path);
+  REQUIRE_MESSAGE(r.ok(), path);
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("every list opens with a description of its format and how to override it") {
+  for (const char* path : kTextLists) {
+    std::string text = read(path);
+    CAPTURE(path);
+    CHECK(text.rfind("# ", 0) == 0);
+    CHECK(text.find("Format:") != std::string::npos);
+    CHECK(text.find("Override:") != std::string::npos);
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  std::string json = read("lists/brands.json");
+  REQUIRE_FALSE(parser.parse(json).get(doc));
+  int64_t version = 0;
+  CHECK_FALSE(doc["version"].get_int64().get(version));
+  CHECK(version == 1);
+  std::string_view description;
+  CHECK_FALSE(doc["description"].get_string().get(description));
+  CHECK(description.find("Override") != std::string_view::npos);
+}
+
+TEST_CASE("the lists load") {
+  auto lists = UrlLists::load(DataSource(SCAMCHECK_DATA_DIR));
+  REQUIRE_MESSAGE(lists.ok(), lists.status().to_string());
+  CHECK(lists->risky_tlds.size() > 20);
+  CHECK(lists->shorteners.count("bit.ly") == 1);
+  CHECK(lists->free_hosting.count("000webhostapp.com") == 1);
+  CHECK(lists->mention_sites.count("google.*") == 1);
+  CHECK(lists->keywords.size() > 20);
+  for (const auto& [tld, strength] : lists->risky_tlds) {
+    CHECK_MESSAGE(is_known_tld(tld), tld);
+    CHECK(strength > 0);
+    CHECK(strength <= 1.0);
+  }
+  // Popular TLDs must never be on the risky list.
+  for (const char* tld : {"com", "de", "org", "net", "uk", "jp", "fr", "it", "eu", "io", "app"}) {
+    CHECK_MESSAGE(lists->risky_tlds.count(tld) == 0, tld);
+  }
+  for (const auto& [host, s] : lists->shorteners) {
+    CHECK_MESSAGE(host.find('.') != std::string::npos, host);
+  }
+  for (const auto& [parent, s] : lists->free_hosting) {
+    CHECK_MESSAGE(parent.find('.') != std::string::npos, parent);
+  }
+}
+
+TEST_CASE("weighted list lines") {
+  std::string problems;
+  auto entries = parse_weighted_list("# c\nTop 0.5\nxyz\nfoo 9\nlogin login host\n", "t", problems);
+  REQUIRE(entries.size() == 4);
+  CHECK(entries[0].entry == "top");
+  CHECK(entries[0].strength == doctest::Approx(0.5));
+  CHECK(entries[1].strength == doctest::Approx(1.0));
+  CHECK(entries[3].tags.size() == 2);
+  CHECK(problems.find("foo") != std::string::npos);  // strength out of range
+}
+
+TEST_CASE("randomness of host labels") {
+  auto lists = UrlLists::load(DataSource(SCAMCHECK_DATA_DIR));
+  REQUIRE(lists.ok());
+  DataSource data(SCAMCHECK_DATA_DIR);
+  auto brands = BrandTable::load(*data.read("lists/brands.json"), "brands.json");
+  REQUIRE(brands.ok());
+  auto checker = UrlChecker::create(std::move(brands.value()), std::move(lists.value()));
+  REQUIRE(checker.ok());
+  const UrlChecker& c = **checker;
+  for (const char* word : {"wikipedia", "sueddeutsche", "example", "shop", "amazon", "zeitung",
+                           "stackoverflow", "weather", "tagesschau", "bundesregierung"}) {
+    CHECK_MESSAGE(c.randomness(word) < 0.5, word);
+  }
+  for (const char* random : {"xazjqcjc", "qmveqmp", "8fa1215e869ecf822bb1f0739a01a7b0"}) {
+    CHECK_MESSAGE(c.randomness(random) >= 2.0, random);
+  }
+  CHECK(c.randomness("d8v1y1x") >= 1.0);
+}
