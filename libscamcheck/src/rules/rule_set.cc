@@ -9,8 +9,8 @@
 namespace scamcheck::internal {
 namespace {
 
-// RE2 memory budgets: the set's DFA holds every rule at once.
-constexpr int64_t kSetMaxMemBytes = 64 << 20;
+// RE2 memory budgets: a set's DFA holds all of its rules at once.
+constexpr int64_t kSetMaxMemBytes = 32 << 20;
 constexpr int64_t kRuleMaxMemBytes = 2 << 20;
 
 RE2::Options rule_options(int64_t max_mem) {
@@ -45,7 +45,6 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
   }
 
   auto set = std::make_unique<RuleSet>();
-  set->set_ = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
   std::string problems;
   auto problem = [&](const std::string& id, const std::string& what) {
     if (!problems.empty()) problems += "; ";
@@ -85,28 +84,38 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       problem(rule.id, "bad pattern: " + rule.regex->error());
       continue;
     }
+    if (set->rules_.size() % kRulesPerSet == 0) {
+      set->sets_.push_back(
+          std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED));
+    }
     std::string error;
-    if (set->set_->Add(pattern, &error) < 0) {
+    if (set->sets_.back()->Add(pattern, &error) < 0) {
       problem(rule.id, "bad pattern: " + error);
       continue;
     }
     set->rules_.push_back(std::move(rule));
   }
   if (!problems.empty()) return Status::invalid_argument(problems);
-  if (!set->set_->Compile()) {
-    return Status::resource_exhausted(name + ": rules exceed the RE2 set memory budget");
+  for (auto& s : set->sets_) {
+    if (!s->Compile()) {
+      return Status::resource_exhausted(name + ": rules exceed the RE2 set memory budget");
+    }
   }
+  set->warm_up();
   return set;
 }
 
 Status RuleSet::match(const NormalizedText& text, Findings& out) const {
-  if (rules_.empty()) return {};
-  std::vector<int> matched;
-  RE2::Set::ErrorInfo error{};
-  if (!set_->Match(text.text(), &matched, &error)) {
-    if (error.kind == RE2::Set::kNoError) return {};
-    return Status::internal("rule set match failed (RE2 error " +
-                            std::to_string(static_cast<int>(error.kind)) + ")");
+  std::vector<int> matched, in_set;
+  for (std::size_t s = 0; s < sets_.size(); ++s) {
+    RE2::Set::ErrorInfo error{};
+    if (!sets_[s]->Match(text.text(), &in_set, &error)) {
+      // "No match" and "could not check" differ: never report the latter as safe.
+      if (error.kind == RE2::Set::kNoError) continue;
+      return Status::internal("rule set match failed (RE2 error " +
+                              std::to_string(static_cast<int>(error.kind)) + ")");
+    }
+    for (int i : in_set) matched.push_back(static_cast<int>(s * kRulesPerSet) + i);
   }
   const re2::StringPiece input(text.text());
   re2::StringPiece groups[2];
@@ -128,6 +137,19 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     out.push_back(std::move(f));
   }
   return {};
+}
+
+void RuleSet::warm_up() const {
+  // RE2 builds DFA states and a rule's reverse program lazily, on first
+  // use; matching every rule's examples once here moves most of that cost
+  // from the first messages a process sees to create().
+  Findings scratch;
+  for (const Rule& rule : rules_) {
+    for (const std::string& example : rule.match_examples) {
+      (void)match(NormalizedText(example), scratch);
+      scratch.clear();
+    }
+  }
 }
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {

@@ -1,6 +1,11 @@
-// Text rules (data/rules/<target>.json) compiled into one RE2::Set: one pass
-// over the normalized text finds every matching rule; then only the matched
-// rules run their own RE2 to locate the evidence.
+// Text rules (data/rules/<target>.json) compiled into RE2::Sets: one pass
+// per set over the normalized text finds every matching rule; then only the
+// matched rules run their own RE2 to locate the evidence.
+//
+// Why a few sets, not one: a set's DFA state is the combination of every
+// rule's progress, so with all rules in one DFA the states multiply and text
+// never seen before pays for building them (measured: ~40 µs per new SMS with
+// 131 rules in one set, ~15 µs in sets of 32, warm cost 1 -> 1.5 µs).
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
@@ -47,8 +52,12 @@ class RuleSet {
   static bool matches(const Rule& rule, std::string_view text);
 
  private:
+  void warm_up() const;
+
+  // Rules in file order; sets_[i] holds rules [i * kRulesPerSet, ...).
+  static constexpr std::size_t kRulesPerSet = 32;
   std::vector<Rule> rules_;
-  std::unique_ptr<RE2::Set> set_;
+  std::vector<std::unique_ptr<RE2::Set>> sets_;
 };
 
 }  // namespace scamcheck::internal
