@@ -1,16 +1,15 @@
 // End-to-end Analyzer::analyze() on one thread: an SMS-sized text (~160
 // bytes), a 5 KB text and single URLs, plus Analyzer::create() alone and
-// followed by the first analysis (the start-up cost a caller pays once). Inputs come from ../shared/corpus when present
-// (bench_inputs.h). Run a Release build:
+// followed by the first analysis (the start-up cost a caller pays once). Inputs come from
+// ../shared/corpus when present (bench_inputs.h). Run a Release build:
 //   analyze_benchmark --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 
 #include <benchmark/benchmark.h>
+#include <scamcheck/scamcheck.h>
 
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <scamcheck/scamcheck.h>
 
 #include "bench_inputs.h"
 
@@ -59,7 +58,8 @@ void run(benchmark::State& state, const std::vector<std::string>& inputs, scamch
   state.SetItemsProcessed(state.iterations());
   std::size_t total = 0;
   for (const auto& input : inputs) total += input.size();
-  state.counters["avg_input_bytes"] = static_cast<double>(total) / static_cast<double>(inputs.size());
+  state.counters["avg_input_bytes"] =
+      static_cast<double>(total) / static_cast<double>(inputs.size());
   if (errors > 0) state.counters["errors"] = static_cast<double>(errors);
 }
 

@@ -91,9 +91,7 @@ const Rules& rules() {
 
 // Submatches asked for a span, as the library does: the whole match plus
 // the first capturing group (a rule's evidence) when the rule has one.
-int span_groups(const RE2& regex) {
-  return std::min(regex.NumberOfCapturingGroups(), 1) + 1;
-}
+int span_groups(const RE2& regex) { return std::min(regex.NumberOfCapturingGroups(), 1) + 1; }
 
 enum class Input { kSms, kFiveKb };
 

@@ -46,7 +46,8 @@ void BM_ExtractLinksLongText(benchmark::State& state) {
     text += "See www.example.de or https://example.com/path?q=1 for details. ";
   }
   for (auto _ : state) benchmark::DoNotOptimize(extract_links(text));
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(text.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(text.size()));
 }
 BENCHMARK(BM_ExtractLinksLongText);
 

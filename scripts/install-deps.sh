@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # toolchain
-  build-essential cmake ninja-build pkg-config git ca-certificates python3
+  build-essential cmake ninja-build pkg-config git ca-certificates python3 clang-format
   clang libclang-rt-14-dev          # libFuzzer and sanitizer runtimes
   # core library
   libre2-dev libsimdjson-dev rapidjson-dev libutf8proc-dev libicu-dev

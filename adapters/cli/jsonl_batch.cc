@@ -1,8 +1,7 @@
 #include "jsonl_batch.h"
 
-#include <unistd.h>
-
 #include <simdjson.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -320,10 +319,10 @@ struct PipelineState {
   explicit PipelineState(std::size_t slots) : chunks(slots) {}
 
   std::mutex mu;
-  std::condition_variable slot_freed;    // reader waits
-  std::condition_variable work_queued;   // workers wait
-  std::condition_variable chunk_done;    // writer waits
-  std::vector<Chunk> chunks;             // ring: chunk seq lives in slot seq % size
+  std::condition_variable slot_freed;   // reader waits
+  std::condition_variable work_queued;  // workers wait
+  std::condition_variable chunk_done;   // writer waits
+  std::vector<Chunk> chunks;            // ring: chunk seq lives in slot seq % size
   std::deque<Chunk*> queue;
   std::uint64_t chunks_read = 0;
   bool input_done = false;
@@ -340,7 +339,8 @@ void reader_main(std::shared_ptr<PipelineState> state, int fd, std::size_t chunk
     {
       std::unique_lock lock(state->mu);
       chunk = &state->chunks[seq % state->chunks.size()];
-      state->slot_freed.wait(lock, [&] { return state->abort || chunk->state == Chunk::State::kFree; });
+      state->slot_freed.wait(lock,
+                             [&] { return state->abort || chunk->state == Chunk::State::kFree; });
       if (state->abort) return;
     }
     chunk->input.clear();
@@ -386,8 +386,8 @@ void worker_main(PipelineState& state, const Analyzer& analyzer, const JsonlOpti
     Chunk* chunk;
     {
       std::unique_lock lock(state.mu);
-      state.work_queued.wait(lock,
-                             [&] { return state.abort || state.input_done || !state.queue.empty(); });
+      state.work_queued.wait(
+          lock, [&] { return state.abort || state.input_done || !state.queue.empty(); });
       if (state.abort || state.queue.empty()) return;
       chunk = state.queue.front();
       state.queue.pop_front();

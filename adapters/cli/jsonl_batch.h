@@ -26,11 +26,11 @@
 namespace scamcheck::cli {
 
 struct JsonlOptions {
-  unsigned threads = 1;         // worker threads (>= 1)
-  Kind default_kind = Kind::kText;  // for lines without "kind"
+  unsigned threads = 1;               // worker threads (>= 1)
+  Kind default_kind = Kind::kText;    // for lines without "kind"
   std::string default_locale = "en";  // for lines without "locale"
-  bool progress = false;        // "\r12,345 messages, 20,118/s" on stderr
-  std::size_t chunk_lines = 512;  // lines per chunk (the unit of work)
+  bool progress = false;              // "\r12,345 messages, 20,118/s" on stderr
+  std::size_t chunk_lines = 512;      // lines per chunk (the unit of work)
 };
 
 // Longest input line accepted, in bytes (a 10 MiB image as base64 plus
@@ -45,8 +45,8 @@ struct JsonlStats {
 // Reads all of `in`, writes to `out`. Returns the process exit code: 0 when
 // all input was read and answered; 74 (EX_IOERR) when reading or writing
 // failed. `stats` (optional) receives counts.
-int run_jsonl(const Analyzer& analyzer, std::FILE* in, std::FILE* out,
-              const JsonlOptions& options, JsonlStats* stats = nullptr);
+int run_jsonl(const Analyzer& analyzer, std::FILE* in, std::FILE* out, const JsonlOptions& options,
+              JsonlStats* stats = nullptr);
 
 }  // namespace scamcheck::cli
 

@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -177,8 +176,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
   app.add_flag("--jsonl", flags.jsonl,
                "Batch mode: read JSON Lines, write one result line per input line");
-  app.add_option("--threads,-j", flags.threads,
-                 "Worker threads for --jsonl (default: every core)")
+  app.add_option("--threads,-j", flags.threads, "Worker threads for --jsonl (default: every core)")
       ->type_name("N")
       ->check(CLI::Range(1u, 4096u));
   app.add_option("file", flags.file, "The input to scan; - or nothing reads standard input")

@@ -30,8 +30,8 @@ bool decode_base64(std::string_view in, std::string* out) {
   out->clear();
   out->reserve(in.size() / 4 * 3 + 3);
   std::uint32_t acc = 0;
-  int bits = 0;       // sextets in acc
-  int padding = 0;    // '=' seen
+  int bits = 0;     // sextets in acc
+  int padding = 0;  // '=' seen
   for (unsigned char c : in) {
     const std::uint8_t v = kTable[c];
     if (v == kSpace) continue;

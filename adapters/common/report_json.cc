@@ -230,10 +230,10 @@ std::string error_to_json(std::string_view message) {
 }
 
 // The writers adapters use; another writer type needs a line here.
-#define SCAMCHECK_INSTANTIATE_JSON_WRITERS(W)                         \
-  template void write_report<W>(W&, const Report&);                   \
-  template void write_json_string<W>(W&, std::string_view);           \
-  template void write_json_key<W>(W&, std::string_view);              \
+#define SCAMCHECK_INSTANTIATE_JSON_WRITERS(W)               \
+  template void write_report<W>(W&, const Report&);         \
+  template void write_json_string<W>(W&, std::string_view); \
+  template void write_json_key<W>(W&, std::string_view);    \
   template void write_error_object<W>(W&, std::string_view);
 SCAMCHECK_INSTANTIATE_JSON_WRITERS(JsonWriter)
 SCAMCHECK_INSTANTIATE_JSON_WRITERS(PrettyJsonWriter)

@@ -12,6 +12,8 @@
 // could not be read, 70 the analyzer could not be created, 73 the --json file
 // could not be written.
 
+#include <scamcheck/scamcheck.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -23,8 +25,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <scamcheck/scamcheck.h>
 
 #include "evaluation.h"
 #include "jsonl_corpus.h"
@@ -44,8 +44,8 @@ constexpr std::size_t kSignalsKept = 3;
 // login and account pages, which every real site has) are part of the
 // false-positive check, not only bare "https://host/".
 constexpr const char* kLegitPaths[] = {
-    "/login",         "/account",        "/help/contact", "/search?q=weather",
-    "/news/2024/05/", "/account/settings", "/signin",      "/products/index.html",
+    "/login",         "/account",          "/help/contact", "/search?q=weather",
+    "/news/2024/05/", "/account/settings", "/signin",       "/products/index.html",
 };
 
 struct Args {
@@ -284,8 +284,8 @@ int main(int argc, char** argv) {
 
   auto analyzer = scamcheck::Analyzer::create(scamcheck::Options{.data_dir = args.data_dir});
   if (!analyzer.ok()) {
-    std::cerr << "scamcheck-eval: cannot create the analyzer: "
-              << analyzer.status().to_string() << "\n";
+    std::cerr << "scamcheck-eval: cannot create the analyzer: " << analyzer.status().to_string()
+              << "\n";
     return 70;
   }
 

@@ -1,12 +1,12 @@
 #include "evaluation.h"
 
+#include <rapidjson/ostreamwrapper.h>
+#include <rapidjson/prettywriter.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
-
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/prettywriter.h>
 
 namespace scamcheck::bench {
 namespace {
@@ -58,12 +58,11 @@ void print_metrics_row(std::ostream& out, const std::string& name, const Summary
   char line[256];
   const std::int64_t n = main_row ? s.n : c.positives() + c.negatives();
   const std::string err = main_row ? std::to_string(s.errors) : "";
-  std::snprintf(line, sizeof line,
-                "%-34s %6lld %5s %6lld %6lld %5lld %7s %6s %6s %6s %6s", name.c_str(),
-                static_cast<long long>(n), err.c_str(), static_cast<long long>(c.negatives()),
-                static_cast<long long>(c.positives()), static_cast<long long>(c.fp),
-                cell(m.fpr, true).c_str(), cell(m.precision).c_str(), cell(m.recall).c_str(),
-                cell(m.f1).c_str(), cell(m.mcc).c_str());
+  std::snprintf(line, sizeof line, "%-34s %6lld %5s %6lld %6lld %5lld %7s %6s %6s %6s %6s",
+                name.c_str(), static_cast<long long>(n), err.c_str(),
+                static_cast<long long>(c.negatives()), static_cast<long long>(c.positives()),
+                static_cast<long long>(c.fp), cell(m.fpr, true).c_str(), cell(m.precision).c_str(),
+                cell(m.recall).c_str(), cell(m.f1).c_str(), cell(m.mcc).c_str());
   out << line;
   if (main_row) {
     std::snprintf(line, sizeof line, " %7.1f", s.p50_micros);
@@ -293,18 +292,17 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
       << "  data: " << (info.data_dir.empty() ? "embedded pack" : info.data_dir)
       << "  threads: " << info.threads << "\n";
   char line[256];
-  std::snprintf(line, sizeof line, "analysed %lld records in %.2f s (%.0f records/s)\n\n",
-                static_cast<long long>(info.records), info.elapsed_seconds,
-                info.elapsed_seconds > 0 ? static_cast<double>(info.records) / info.elapsed_seconds
-                                         : 0.0);
+  std::snprintf(
+      line, sizeof line, "analysed %lld records in %.2f s (%.0f records/s)\n\n",
+      static_cast<long long>(info.records), info.elapsed_seconds,
+      info.elapsed_seconds > 0 ? static_cast<double>(info.records) / info.elapsed_seconds : 0.0);
   out << line;
 
   out << "Quality: flagged = verdict not safe; positives = scam + spam; records that\n"
          "failed to analyse are left out of the figures (column err). p50 us: median\n"
          "wall time of one analyze() call (the JSON has the mean and p99 too).\n";
-  std::snprintf(line, sizeof line, "%-34s %6s %5s %6s %6s %5s %7s %6s %6s %6s %6s %7s\n",
-                "dataset", "n", "err", "ham", "pos", "FP", "FPR", "prec", "recall", "F1",
-                "MCC", "p50 us");
+  std::snprintf(line, sizeof line, "%-34s %6s %5s %6s %6s %5s %7s %6s %6s %6s %6s %7s\n", "dataset",
+                "n", "err", "ham", "pos", "FP", "FPR", "prec", "recall", "F1", "MCC", "p50 us");
   out << line;
   for (const Summary& s : summaries) {
     print_metrics_row(out, s.name, s, s.all, true);
@@ -315,8 +313,8 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
   }
 
   out << "\nVerdicts per label\n";
-  std::snprintf(line, sizeof line, "%-34s %-5s %6s %6s %6s %6s %5s  %s\n", "dataset", "label",
-                "n", "safe", "susp", "danger", "err", "flagged");
+  std::snprintf(line, sizeof line, "%-34s %-5s %6s %6s %6s %6s %5s  %s\n", "dataset", "label", "n",
+                "safe", "susp", "danger", "err", "flagged");
   out << line;
   for (const Summary& s : summaries) {
     for (Label label : {Label::kHam, Label::kSpam, Label::kScam}) {
@@ -339,8 +337,8 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
     for (const Summary& s : summaries) {
       for (std::size_t i = 0; i < s.error_groups.size() && i < 5; ++i) {
         const auto& g = s.error_groups[i];
-        out << "  " << s.name << ": " << g.count << " x " << preview(g.message, 160)
-            << "  (e.g. " << g.example_id << ")\n";
+        out << "  " << s.name << ": " << g.count << " x " << preview(g.message, 160) << "  (e.g. "
+            << g.example_id << ")\n";
       }
     }
   }
@@ -352,8 +350,8 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
   for (const FixtureCheck& c : checks) {
     std::snprintf(line, sizeof line,
                   "  %-32s %-5s n %5lld  danger %7.2f%%  suspicious %7.2f%%  flagged %7.2f%%  %s\n",
-                  c.name.c_str(), c.kind.c_str(), static_cast<long long>(c.judged),
-                  c.danger * 100, c.suspicious * 100, c.flagged * 100, c.pass ? "ok" : "FAIL");
+                  c.name.c_str(), c.kind.c_str(), static_cast<long long>(c.judged), c.danger * 100,
+                  c.suspicious * 100, c.flagged * 100, c.pass ? "ok" : "FAIL");
     out << line;
   }
   if (checks.empty()) out << "  (no legit_*.jsonl fixtures and no scam fixtures)\n";
@@ -378,9 +376,8 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
   }
 }
 
-bool write_json(const std::string& path, const RunInfo& info,
-                const std::vector<Dataset>& datasets, const std::vector<Summary>& summaries,
-                std::string* error) {
+bool write_json(const std::string& path, const RunInfo& info, const std::vector<Dataset>& datasets,
+                const std::vector<Summary>& summaries, std::string* error) {
   std::ofstream file(path, std::ios::binary);
   if (!file) {
     *error = path + ": cannot open for writing";

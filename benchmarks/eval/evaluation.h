@@ -50,8 +50,8 @@ struct Summary {
   std::int64_t n = 0;
   std::int64_t errors = 0;
   std::array<LabelCounts, 3> by_label;  // indexed by Label
-  Confusion all;        // scam + spam vs ham
-  Confusion scam_only;  // scam vs ham (spam records left out)
+  Confusion all;                        // scam + spam vs ham
+  Confusion scam_only;                  // scam vs ham (spam records left out)
   // Error messages with their count and the first record id, most frequent
   // first.
   struct ErrorGroup {
@@ -86,7 +86,7 @@ inline constexpr double kScamFixtureMinFlaggedFraction = 0.80;
 // records), "scam" for any fixture file with scam records.
 struct FixtureCheck {
   std::string name;
-  std::string kind;  // "legit" or "scam"
+  std::string kind;         // "legit" or "scam"
   std::int64_t judged = 0;  // records analysed without error
   double danger = 0;        // fractions of `judged`
   double suspicious = 0;
@@ -114,9 +114,8 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
                 const std::vector<Summary>& summaries);
 
 // Returns false (and sets *error) if the file cannot be written.
-bool write_json(const std::string& path, const RunInfo& info,
-                const std::vector<Dataset>& datasets, const std::vector<Summary>& summaries,
-                std::string* error);
+bool write_json(const std::string& path, const RunInfo& info, const std::vector<Dataset>& datasets,
+                const std::vector<Summary>& summaries, std::string* error);
 
 // For reading a record in a listing: the first `max_chars` characters, with
 // control characters escaped. For an e-mail, its Subject and the start of

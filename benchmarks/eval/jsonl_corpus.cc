@@ -1,12 +1,12 @@
 #include "jsonl_corpus.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <simdjson.h>
 
 namespace scamcheck::bench {
 namespace {
@@ -59,8 +59,7 @@ bool parse_label(std::string_view name, Label* label) {
 }
 
 // Parses one JSONL line into *record; on failure returns a message.
-std::string parse_line(simdjson::ondemand::parser& parser, std::string_view line,
-                       Record* record) {
+std::string parse_line(simdjson::ondemand::parser& parser, std::string_view line, Record* record) {
   simdjson::padded_string padded(line);
   simdjson::ondemand::document doc;
   if (auto err = parser.iterate(padded).get(doc)) return simdjson::error_message(err);
@@ -171,7 +170,8 @@ bool load_jsonl(const std::string& path, std::vector<Record>* records, std::stri
       *error = path + ":" + std::to_string(line_no) + ": " + message;
       return false;
     }
-    if (record.id.empty()) record.id = fs::path(path).stem().string() + ":" + std::to_string(line_no);
+    if (record.id.empty())
+      record.id = fs::path(path).stem().string() + ":" + std::to_string(line_no);
     records->push_back(std::move(record));
   }
   return true;

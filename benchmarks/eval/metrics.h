@@ -27,7 +27,7 @@ struct Metrics {
   std::optional<double> precision;  // tp / (tp + fp)
   std::optional<double> recall;     // tp / positives
   std::optional<double> f1;
-  std::optional<double> mcc;        // Matthews correlation, -1..1
+  std::optional<double> mcc;  // Matthews correlation, -1..1
 };
 
 Metrics compute_metrics(const Confusion& c);

@@ -31,7 +31,9 @@ namespace {
 constexpr double kContextMinWeight = 10;
 
 std::string_view trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return s;
@@ -49,8 +51,9 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
 
   auto rules_json = data.read("rules/text.json");
   if (!rules_json.ok()) return rules_json.status();
-  auto rules = RuleSet::compile(*rules_json, data.describe("rules/text.json"),
-                                [&](std::string_view key) { return a->texts_->find(key) != nullptr; });
+  auto rules =
+      RuleSet::compile(*rules_json, data.describe("rules/text.json"),
+                       [&](std::string_view key) { return a->texts_->find(key) != nullptr; });
   if (!rules.ok()) return rules.status();
   a->text_rules_ = std::move(rules).value();
 

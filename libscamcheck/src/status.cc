@@ -1,20 +1,30 @@
 // to_string and helpers for the public value types (status.h, report.h).
-#include "scamcheck/report.h"
 #include "scamcheck/status.h"
+
+#include "scamcheck/report.h"
 
 namespace scamcheck {
 
 std::string_view to_string(StatusCode code) {
   switch (code) {
-    case StatusCode::kOk: return "ok";
-    case StatusCode::kInvalidArgument: return "invalid_argument";
-    case StatusCode::kOutOfRange: return "out_of_range";
-    case StatusCode::kNotFound: return "not_found";
-    case StatusCode::kResourceExhausted: return "resource_exhausted";
-    case StatusCode::kDeadlineExceeded: return "deadline_exceeded";
-    case StatusCode::kUnavailable: return "unavailable";
-    case StatusCode::kUnimplemented: return "unimplemented";
-    case StatusCode::kInternal: return "internal";
+    case StatusCode::kOk:
+      return "ok";
+    case StatusCode::kInvalidArgument:
+      return "invalid_argument";
+    case StatusCode::kOutOfRange:
+      return "out_of_range";
+    case StatusCode::kNotFound:
+      return "not_found";
+    case StatusCode::kResourceExhausted:
+      return "resource_exhausted";
+    case StatusCode::kDeadlineExceeded:
+      return "deadline_exceeded";
+    case StatusCode::kUnavailable:
+      return "unavailable";
+    case StatusCode::kUnimplemented:
+      return "unimplemented";
+    case StatusCode::kInternal:
+      return "internal";
   }
   return "unknown";
 }
@@ -28,38 +38,52 @@ std::string Status::to_string() const {
 
 std::string_view to_string(Kind kind) {
   switch (kind) {
-    case Kind::kText: return "text";
-    case Kind::kEmail: return "email";
-    case Kind::kUrl: return "url";
-    case Kind::kImage: return "image";
-    case Kind::kDocument: return "document";
+    case Kind::kText:
+      return "text";
+    case Kind::kEmail:
+      return "email";
+    case Kind::kUrl:
+      return "url";
+    case Kind::kImage:
+      return "image";
+    case Kind::kDocument:
+      return "document";
   }
   return "unknown";
 }
 
 std::string_view to_string(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kSafe: return "safe";
-    case Verdict::kSuspicious: return "suspicious";
-    case Verdict::kDanger: return "danger";
+    case Verdict::kSafe:
+      return "safe";
+    case Verdict::kSuspicious:
+      return "suspicious";
+    case Verdict::kDanger:
+      return "danger";
   }
   return "unknown";
 }
 
 std::string_view to_string(Severity severity) {
   switch (severity) {
-    case Severity::kLow: return "low";
-    case Severity::kMedium: return "medium";
-    case Severity::kHigh: return "high";
+    case Severity::kLow:
+      return "low";
+    case Severity::kMedium:
+      return "medium";
+    case Severity::kHigh:
+      return "high";
   }
   return "unknown";
 }
 
 std::string_view to_string(Reputation reputation) {
   switch (reputation) {
-    case Reputation::kUnknown: return "unknown";
-    case Reputation::kClean: return "clean";
-    case Reputation::kMalicious: return "malicious";
+    case Reputation::kUnknown:
+      return "unknown";
+    case Reputation::kClean:
+      return "clean";
+    case Reputation::kMalicious:
+      return "malicious";
   }
   return "unknown";
 }

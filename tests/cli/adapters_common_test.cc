@@ -54,9 +54,9 @@ TEST_CASE("report_to_json writes every contract field, in order, and no risk_tex
   std::vector<std::string> keys;
   for (auto field : doc.get_object()) keys.emplace_back(field.key);
   const std::vector<std::string> expected = {
-      "id",      "kind",       "locale",       "verdict",       "risk_score", "confidence",
-      "summary_plain", "actions", "signals", "urls", "model_used", "input_tokens",
-      "output_tokens", "created_at"};
+      "id",         "kind",          "locale",        "verdict",   "risk_score",
+      "confidence", "summary_plain", "actions",       "signals",   "urls",
+      "model_used", "input_tokens",  "output_tokens", "created_at"};
   CHECK(keys == expected);
 
   CHECK(std::string_view(doc["kind"]) == "email");
@@ -156,7 +156,8 @@ TEST_CASE("terminal_safe neutralises control and bidi characters") {
   CHECK(terminal_safe("plain Grüße") == "plain Grüße");
   CHECK(terminal_safe("a\nb\tc\x1b[31m") == "a\\nb\\tc\\x1b[31m");
   CHECK(terminal_safe("pay\xE2\x80\xAEmoc.evil") == "pay<U+202E>moc.evil");
-  CHECK(terminal_safe("\xC2\x9B" "2J") == "<U+009B>2J");
+  CHECK(terminal_safe("\xC2\x9B"
+                      "2J") == "<U+009B>2J");
   CHECK(terminal_safe("bad\xFF") == "bad\uFFFD");
 }
 

@@ -8,8 +8,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <initializer_list>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -78,10 +78,9 @@ struct Run {
 Run run_cli(const std::string& args, std::string_view input = "") {
   Scratch scratch;
   write_file(scratch.path("in"), input);
-  const std::string command = quote(SCAMCHECK_CLI_PATH) + " " + args + " < " +
-                              quote(scratch.path("in").string()) + " > " +
-                              quote(scratch.path("out").string()) + " 2> " +
-                              quote(scratch.path("err").string());
+  const std::string command =
+      quote(SCAMCHECK_CLI_PATH) + " " + args + " < " + quote(scratch.path("in").string()) + " > " +
+      quote(scratch.path("out").string()) + " 2> " + quote(scratch.path("err").string());
   const int status = std::system(command.c_str());
   Run run;
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -194,12 +193,12 @@ TEST_CASE("--jsonl answers every line in order and keeps going after bad lines")
   const auto add = [&input](std::initializer_list<std::string_view> pieces) {
     for (std::string_view piece : pieces) input.append(piece);
   };
-  add({"{\"id\": 1, \"content\": \"", kScam, "\"}\n"});                       // report
-  add({"{\"id\": 2, \"content\": \n"});                                         // bad JSON
-  add({"\n   \n"});                                                           // blank: skipped
+  add({"{\"id\": 1, \"content\": \"", kScam, "\"}\n"});  // report
+  add({"{\"id\": 2, \"content\": \n"});                  // bad JSON
+  add({"\n   \n"});                                      // blank: skipped
   add({"{\"id\": \"b64\", \"content\": \"/w==\", \"content_encoding\": \"base64\"}\n"});  // 0xFF
-  add({"{\"id\": {\"k\": [1, 2.50]}, \"content\": \"\"}\n"});                  // empty
-  add({"{\"id\": \"fax\", \"kind\": \"fax\", \"content\": \"hello\"}\n"});      // unknown kind
+  add({"{\"id\": {\"k\": [1, 2.50]}, \"content\": \"\"}\n"});                             // empty
+  add({"{\"id\": \"fax\", \"kind\": \"fax\", \"content\": \"hello\"}\n"});  // unknown kind
   add({"{\"id\": \"nob64\", \"content\": \"%%%\", \"content_encoding\": \"base64\"}\n"});
   add({"{\"id\": \"de\", \"locale\": \"de\", \"content\": \"", kSafe, "\"}\r\n"});
   add({"{\"id\": 7, \"kind\": \"text\", \"content\": \"SGVsbG8sIHdvcmxk\", ",

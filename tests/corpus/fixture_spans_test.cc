@@ -56,7 +56,8 @@ TEST_CASE("fixtures: every signal quotes its content, and the targets hold") {
         if (c.verdict != scamcheck::Verdict::kSafe) ++scam_flagged;
       }
     }
-    if (email_errors > 0) MESSAGE(name << ": " << email_errors << " e-mail records failed to analyse");
+    if (email_errors > 0)
+      MESSAGE(name << ": " << email_errors << " e-mail records failed to analyse");
     if (legit_file && ham > 0) {
       CHECK_MESSAGE(ham_danger == 0, name << ": " << ham_danger << " of " << ham << " danger");
       CHECK_MESSAGE(ham_suspicious <= kLegitMaxSuspiciousFraction * ham,

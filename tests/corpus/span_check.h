@@ -6,6 +6,7 @@
 #define SCAMCHECK_TESTS_CORPUS_SPAN_CHECK_H_
 
 #include <doctest/doctest.h>
+#include <scamcheck/scamcheck.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -19,8 +20,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <scamcheck/scamcheck.h>
 
 namespace scamcheck::testing {
 
@@ -129,9 +128,8 @@ inline std::string quote(std::string_view s) {
 inline std::vector<std::string> span_problems(std::string_view content, const Report& report) {
   std::vector<std::string> problems;
   for (const Signal& s : report.signals) {
-    const std::string where = "signal " + (s.key.empty() ? std::string("(no key)") : s.key) +
-                              " [" + std::to_string(s.span.start) + "," +
-                              std::to_string(s.span.end) + ")";
+    const std::string where = "signal " + (s.key.empty() ? std::string("(no key)") : s.key) + " [" +
+                              std::to_string(s.span.start) + "," + std::to_string(s.span.end) + ")";
     if (s.key.empty()) problems.push_back(where + ": empty key");
     if (s.explanation.empty()) problems.push_back(where + ": empty explanation");
     if (s.location != "content") {
@@ -139,8 +137,8 @@ inline std::vector<std::string> span_problems(std::string_view content, const Re
     }
     if (s.evidence.empty()) problems.push_back(where + ": empty evidence");
     if (s.span.start >= s.span.end || s.span.end > content.size()) {
-      problems.push_back(where + ": span outside the content (" +
-                         std::to_string(content.size()) + " bytes) or empty");
+      problems.push_back(where + ": span outside the content (" + std::to_string(content.size()) +
+                         " bytes) or empty");
       continue;
     }
     const std::string_view quoted = content.substr(s.span.start, s.span.end - s.span.start);
@@ -229,8 +227,8 @@ inline void check_spans(const std::string& file, const std::vector<Record>& reco
       }
     }
   }
-  MESSAGE(file << ": " << analysed << " text/url records, " << signals << " signals, "
-                << failures << " failures");
+  MESSAGE(file << ": " << analysed << " text/url records, " << signals << " signals, " << failures
+               << " failures");
   CHECK_MESSAGE(failures == 0, file << ": " << failures << " span failures in total");
 }
 

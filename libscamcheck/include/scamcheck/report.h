@@ -49,10 +49,10 @@ struct Span {
 // One indicator, always with the verbatim evidence that caused it:
 // text_of(location).substr(span.start, span.end - span.start) == evidence.
 struct Signal {
-  std::string key;          // stable glossary slug, e.g. "credential_request"
+  std::string key;  // stable glossary slug, e.g. "credential_request"
   Severity severity = Severity::kLow;
-  std::string evidence;     // verbatim input bytes
-  std::string location;     // "content", "header:From", "body", "ocr", ...
+  std::string evidence;  // verbatim input bytes
+  std::string location;  // "content", "header:From", "body", "ocr", ...
   Span span;
   std::string explanation;  // localized one-sentence meaning of `key`
 };
@@ -69,25 +69,25 @@ struct UrlInfo {
   std::string host;                // lower-case; Unicode hosts as punycode
   std::string registrable_domain;  // eTLD+1 by the Public Suffix List; may be empty
   Reputation reputation = Reputation::kUnknown;
-  bool cached = false;             // reputation answer came from the cache
+  bool cached = false;  // reputation answer came from the cache
 };
 
 struct Report {
-  std::string id;            // "rpt_" + ULID (26 Crockford base32 characters)
+  std::string id;  // "rpt_" + ULID (26 Crockford base32 characters)
   Kind kind = Kind::kText;
-  std::string locale;        // the catalog locale actually used, e.g. "de"
+  std::string locale;  // the catalog locale actually used, e.g. "de"
   Verdict verdict = Verdict::kSafe;
-  int risk_score = 0;        // 0-100
-  int confidence = 0;        // 0-100: how sure the analyzer is of `verdict`
-  std::string risk_text;     // localized label of the verdict ("Be careful")
-  std::string summary_plain; // localized plain-language summary
+  int risk_score = 0;           // 0-100
+  int confidence = 0;           // 0-100: how sure the analyzer is of `verdict`
+  std::string risk_text;        // localized label of the verdict ("Be careful")
+  std::string summary_plain;    // localized plain-language summary
   std::vector<Action> actions;  // 1-4, most important first
   std::vector<Signal> signals;
   std::vector<UrlInfo> urls;
   std::string model_used = "heuristic-fallback";
-  std::int64_t input_tokens = 0;   // heuristic: maximal runs of letters/digits
+  std::int64_t input_tokens = 0;  // heuristic: maximal runs of letters/digits
   std::int64_t output_tokens = 0;
-  std::string created_at;          // UTC, ISO 8601 with "Z"
+  std::string created_at;                     // UTC, ISO 8601 with "Z"
   std::optional<std::string> extracted_text;  // images and documents only
 };
 

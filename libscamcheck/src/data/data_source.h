@@ -4,8 +4,8 @@
 #define SCAMCHECK_DATA_DATA_SOURCE_H_
 
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "scamcheck/status.h"
 

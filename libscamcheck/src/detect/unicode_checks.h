@@ -17,7 +17,8 @@ namespace scamcheck::internal {
 class UnicodeChecker {
  public:
   // `brand_names`: lower-case brand names whose look-alikes are flagged.
-  static Result<std::unique_ptr<UnicodeChecker>> create(const std::vector<std::string>& brand_names);
+  static Result<std::unique_ptr<UnicodeChecker>> create(
+      const std::vector<std::string>& brand_names);
   virtual ~UnicodeChecker() = default;
 
   // Appends findings with keys "invisible_characters", "mixed_script" and

@@ -35,9 +35,11 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     const GlossaryEntry* entry = texts.find(f.key);
     if (!entry || f.end <= f.start || f.end > content.size()) continue;  // no evidence, no signal
     // One signal per key and evidence span.
-    bool duplicate = std::any_of(report.signals.begin(), report.signals.end(), [&](const Signal& s) {
-      return s.key == f.key && s.span.start == f.start && s.span.end == f.end && s.location == f.location;
-    });
+    bool duplicate =
+        std::any_of(report.signals.begin(), report.signals.end(), [&](const Signal& s) {
+          return s.key == f.key && s.span.start == f.start && s.span.end == f.end &&
+                 s.location == f.location;
+        });
     if (duplicate) continue;
     const SignalTexts& t = entry->texts.at(catalog.locale);
     bool first_of_key = std::none_of(report.signals.begin(), report.signals.end(),

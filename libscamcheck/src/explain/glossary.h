@@ -24,8 +24,8 @@ struct SignalTexts {
 struct GlossaryEntry {
   std::string key;
   Severity default_severity = Severity::kLow;
-  std::vector<std::string> actions;            // action ids, most important first
-  std::map<std::string, SignalTexts> texts;    // by locale
+  std::vector<std::string> actions;          // action ids, most important first
+  std::map<std::string, SignalTexts> texts;  // by locale
 };
 
 struct Catalog {

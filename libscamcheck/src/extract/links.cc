@@ -50,10 +50,17 @@ std::size_t previous_start(std::string_view text, std::size_t pos) {
 
 bool is_word_code_point(utf8proc_int32_t cp) {
   switch (utf8proc_category(cp)) {
-    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_MN:
-    case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: case UTF8PROC_CATEGORY_ND:
-    case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
+    case UTF8PROC_CATEGORY_LU:
+    case UTF8PROC_CATEGORY_LL:
+    case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM:
+    case UTF8PROC_CATEGORY_LO:
+    case UTF8PROC_CATEGORY_MN:
+    case UTF8PROC_CATEGORY_MC:
+    case UTF8PROC_CATEGORY_ME:
+    case UTF8PROC_CATEGORY_ND:
+    case UTF8PROC_CATEGORY_NL:
+    case UTF8PROC_CATEGORY_NO:
       return true;
     default:
       return false;
@@ -81,8 +88,19 @@ bool at_boundary(std::string_view text, std::size_t pos) {
   }
   if (is_alnum(c)) return false;
   switch (c) {
-    case '.': case '-': case '_': case '@': case '/': case '\\': case '%': case '+':
-    case '=': case '&': case '#': case '$': case '~':
+    case '.':
+    case '-':
+    case '_':
+    case '@':
+    case '/':
+    case '\\':
+    case '%':
+    case '+':
+    case '=':
+    case '&':
+    case '#':
+    case '$':
+    case '~':
       return false;
     default:
       return true;
@@ -94,7 +112,13 @@ bool is_terminator_ascii(char c) {
   auto uc = static_cast<unsigned char>(c);
   if (uc <= 0x20 || uc == 0x7F) return true;
   switch (c) {
-    case '<': case '>': case '"': case '`': case '|': case '\\': case '^':
+    case '<':
+    case '>':
+    case '"':
+    case '`':
+    case '|':
+    case '\\':
+    case '^':
       return true;
     default:
       return false;
@@ -262,7 +286,8 @@ bool is_tld_label(std::string_view label) {
 // File-name extensions that are also country TLDs; a bare "name.ext" with
 // one of them is a file name far more often than a site.
 bool is_file_extension_tld(std::string_view tld) {
-  static constexpr std::string_view kExt[] = {"md", "py", "sh", "rs", "so", "ps", "pl", "zip", "mov", "exe"};
+  static constexpr std::string_view kExt[] = {"md", "py", "sh",  "rs",  "so",
+                                              "ps", "pl", "zip", "mov", "exe"};
   for (std::string_view e : kExt) {
     if (tld.size() == e.size() && starts_with_ci(tld, 0, e)) return true;
   }
@@ -274,22 +299,25 @@ bool is_file_extension_tld(std::string_view tld) {
 // so a bare name ending in one of them needs more to count as a link.
 bool is_word_tld(std::string_view tld) {
   static constexpr std::string_view kWords[] = {
-      "it", "is", "in", "at", "be", "me", "to", "so", "no", "us", "am", "as", "by", "do", "go",
-      "pa", "my", "la", "ma", "es", "im", "how", "now", "you", "call", "love", "free", "fun",
-      "win", "one", "new", "day", "ice", "life", "live", "best", "buy", "care", "cash", "city",
-      "cool", "date", "deal", "fail", "fan", "fit", "gift", "gold", "guide", "help", "here",
-      "home", "hot", "land", "link", "lol", "map", "men", "mom", "money", "name", "news", "off",
-      "pay", "pet", "pink", "play", "plus", "red", "rent", "rest", "rich", "run", "sale", "save",
-      "show", "ski", "sky", "spot", "star", "talk", "team", "tips", "today", "tools", "town",
-      "toys", "trade", "vote", "watch", "wiki", "work", "world", "wtf", "yoga", "zone", "bar",
-      "bet", "box", "cab", "cam", "camp", "chat", "click", "dog", "eat", "fish", "fly", "food",
-      "fund", "games", "golf", "group", "house", "jobs", "joy", "kids", "meet", "menu", "open",
-      "page", "party", "pics", "place", "press", "pub", "room", "school", "sexy", "shoes",
-      "space", "sport", "study", "style", "tax", "tennis", "travel", "video", "wine", "works",
-      "xxx", "baby", "bike", "blue", "book", "cafe", "car", "cards", "dad", "fast", "film",
-      "fyi", "game", "green", "hiphop", "like", "living", "lotto", "mobile", "music", "ooo",
-      "photo", "pizza", "poker", "read", "ride", "rocks", "safe", "salon", "sale", "shop",
-      "show", "sing", "site", "smile", "soccer", "social", "song", "talk", "tube", "wow", "zero"};
+      "it",    "is",    "in",    "at",    "be",     "me",     "to",     "so",     "no",     "us",
+      "am",    "as",    "by",    "do",    "go",     "pa",     "my",     "la",     "ma",     "es",
+      "im",    "how",   "now",   "you",   "call",   "love",   "free",   "fun",    "win",    "one",
+      "new",   "day",   "ice",   "life",  "live",   "best",   "buy",    "care",   "cash",   "city",
+      "cool",  "date",  "deal",  "fail",  "fan",    "fit",    "gift",   "gold",   "guide",  "help",
+      "here",  "home",  "hot",   "land",  "link",   "lol",    "map",    "men",    "mom",    "money",
+      "name",  "news",  "off",   "pay",   "pet",    "pink",   "play",   "plus",   "red",    "rent",
+      "rest",  "rich",  "run",   "sale",  "save",   "show",   "ski",    "sky",    "spot",   "star",
+      "talk",  "team",  "tips",  "today", "tools",  "town",   "toys",   "trade",  "vote",   "watch",
+      "wiki",  "work",  "world", "wtf",   "yoga",   "zone",   "bar",    "bet",    "box",    "cab",
+      "cam",   "camp",  "chat",  "click", "dog",    "eat",    "fish",   "fly",    "food",   "fund",
+      "games", "golf",  "group", "house", "jobs",   "joy",    "kids",   "meet",   "menu",   "open",
+      "page",  "party", "pics",  "place", "press",  "pub",    "room",   "school", "sexy",   "shoes",
+      "space", "sport", "study", "style", "tax",    "tennis", "travel", "video",  "wine",   "works",
+      "xxx",   "baby",  "bike",  "blue",  "book",   "cafe",   "car",    "cards",  "dad",    "fast",
+      "film",  "fyi",   "game",  "green", "hiphop", "like",   "living", "lotto",  "mobile", "music",
+      "ooo",   "photo", "pizza", "poker", "read",   "ride",   "rocks",  "safe",   "salon",  "sale",
+      "shop",  "show",  "sing",  "site",  "smile",  "soccer", "social", "song",   "talk",   "tube",
+      "wow",   "zero"};
   for (std::string_view w : kWords) {
     if (tld.size() == w.size() && starts_with_ci(tld, 0, w)) return true;
   }
@@ -328,8 +356,8 @@ std::size_t match_scheme(std::string_view text, std::size_t pos, bool& script) {
   for (std::string_view s : kWeb) {
     if (!starts_with_ci(text, pos, s)) continue;
     std::size_t p = pos + s.size();
-    for (std::string_view sep : {std::string_view("://"), std::string_view("[:]//"),
-                                 std::string_view("[://]")}) {
+    for (std::string_view sep :
+         {std::string_view("://"), std::string_view("[:]//"), std::string_view("[://]")}) {
       if (starts_with_ci(text, p, sep)) return p + sep.size();
     }
     return 0;
@@ -353,7 +381,9 @@ std::size_t match_scheme(std::string_view text, std::size_t pos, bool& script) {
     if (q == p || q >= text.size() || text[q] != '/') return 0;
     ++q;
     std::size_t r = q;
-    while (r < text.size() && (is_alnum(text[r]) || text[r] == '.' || text[r] == '+' || text[r] == '-')) ++r;
+    while (r < text.size() &&
+           (is_alnum(text[r]) || text[r] == '.' || text[r] == '+' || text[r] == '-'))
+      ++r;
     if (r == q || r >= text.size() || (text[r] != ';' && text[r] != ',')) return 0;
     script = true;
     return p;

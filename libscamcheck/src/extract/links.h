@@ -19,7 +19,6 @@ struct LinkMatch {
   bool had_scheme = false;
 };
 
-
 // Finds every link in `text` (valid UTF-8), in order of appearance, spans not
 // overlapping. Bare host names count only when their last label is a known
 // top-level domain (so "e.g." or "file.txt" are not links).

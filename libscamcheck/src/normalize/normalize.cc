@@ -7,9 +7,9 @@
 namespace scamcheck::internal {
 namespace {
 
-constexpr auto kOptions = static_cast<utf8proc_option_t>(
-    UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT | UTF8PROC_CASEFOLD | UTF8PROC_IGNORE |
-    UTF8PROC_LUMP);
+constexpr auto kOptions =
+    static_cast<utf8proc_option_t>(UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT |
+                                   UTF8PROC_CASEFOLD | UTF8PROC_IGNORE | UTF8PROC_LUMP);
 
 // Length of the UTF-8 sequence starting at s[i] (input is validated).
 std::size_t sequence_length(unsigned char lead) {
@@ -32,9 +32,20 @@ bool is_combining(const unsigned char* s, std::size_t len) {
 char ascii_quote(const unsigned char* s, std::size_t len) {
   if (len != 3 || s[0] != 0xE2 || s[1] != 0x80) return 0;
   switch (s[2]) {
-    case 0x9C: case 0x9D: case 0x9E: case 0x9F: case 0xB3: return '"';
-    case 0x98: case 0x99: case 0x9A: case 0x9B: case 0xB2: return '\'';
-    default: return 0;
+    case 0x9C:
+    case 0x9D:
+    case 0x9E:
+    case 0x9F:
+    case 0xB3:
+      return '"';
+    case 0x98:
+    case 0x99:
+    case 0x9A:
+    case 0x9B:
+    case 0xB2:
+      return '\'';
+    default:
+      return 0;
   }
 }
 

@@ -25,8 +25,8 @@
 namespace scamcheck::internal {
 
 struct Rule {
-  std::string id;   // stable, unique
-  std::string key;  // glossary key
+  std::string id;     // stable, unique
+  std::string key;    // glossary key
   double weight = 0;  // 0: the key's default weight
   bool requires_context = false;
   std::unique_ptr<RE2> regex;

@@ -35,7 +35,8 @@ Result<std::unique_ptr<Scorer>> Scorer::load(const DataSource& data, const Texts
       doc["weights"].get_object().get(weights)) {
     return Status::invalid_argument(name + ": needs objects \"severity_weights\" and \"weights\"");
   }
-  for (auto [severity, value] : defaults) by_severity[std::string(severity)] = value.get_double().value_unsafe();
+  for (auto [severity, value] : defaults)
+    by_severity[std::string(severity)] = value.get_double().value_unsafe();
   for (const GlossaryEntry& e : texts.entries()) {
     auto it = by_severity.find(to_string(e.default_severity));
     if (it == by_severity.end()) {
@@ -65,15 +66,15 @@ double Scorer::weight_of(const Finding& f) const {
   return (it == key_weights_.end() ? 0.0 : it->second) * f.strength;
 }
 
-
 Score Scorer::score(const Findings& findings) const {
   Score result;
   result.weights.resize(findings.size());
   for (std::size_t i = 0; i < findings.size(); ++i) result.weights[i] = weight_of(findings[i]);
   result.ranked.resize(findings.size());
   std::iota(result.ranked.begin(), result.ranked.end(), 0);
-  std::stable_sort(result.ranked.begin(), result.ranked.end(),
-                   [&](std::size_t a, std::size_t b) { return result.weights[a] > result.weights[b]; });
+  std::stable_sort(result.ranked.begin(), result.ranked.end(), [&](std::size_t a, std::size_t b) {
+    return result.weights[a] > result.weights[b];
+  });
 
   // Per key: strongest in full, repeats damped and capped.
   std::unordered_map<std::string_view, std::pair<double, double>> per_key;  // strongest, sum

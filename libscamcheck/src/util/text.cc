@@ -39,10 +39,10 @@ std::int64_t count_word_runs(std::string_view text) {
 std::string new_ulid() {
   static constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
   thread_local std::mt19937_64 rng{std::random_device{}()};
-  const auto ms = static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::milliseconds>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count());
+  const auto ms =
+      static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
   // 128 bits: 48 of time, 80 of randomness; written as 26 base32 digits
   // (the first digit carries the top 3 bits).
   unsigned __int128 value = static_cast<unsigned __int128>(ms & 0xFFFFFFFFFFFFULL) << 80;

@@ -118,7 +118,8 @@ TEST_CASE("every emitted finding key is in the glossary") {
 
 TEST_CASE("one analyzer is shared by many threads") {
   const Analyzer& a = analyzer();
-  const std::string text = "Your parcel is on hold, pay the customs fee at http://dhl-paket.top/pay";
+  const std::string text =
+      "Your parcel is on hold, pay the customs fee at http://dhl-paket.top/pay";
   auto expected = a.analyze(text, Kind::kText, "de");
   REQUIRE(expected.ok());
   std::atomic<int> mismatches{0};

@@ -68,8 +68,8 @@ TEST_CASE("scoring configuration loads") {
 
 TEST_CASE("the embedded pack is the shipped data directory") {
   const DataSource embedded("");
-  for (const char* path : {"glossary.json", "scoring.json", "rules/text.json", "locales/en.json",
-                           "locales/de.json"}) {
+  for (const char* path :
+       {"glossary.json", "scoring.json", "rules/text.json", "locales/en.json", "locales/de.json"}) {
     INFO(path);
     auto a = embedded.read(path);
     auto b = pack().read(path);

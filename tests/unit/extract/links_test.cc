@@ -1,12 +1,12 @@
 // Link extraction: which substrings of free text are links, their exact
 // spans, and the refanged URL.
+#include "extract/links.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "extract/links.h"
 
 using scamcheck::internal::extract_links;
 using scamcheck::internal::LinkMatch;
@@ -112,7 +112,8 @@ TEST_CASE("words glued by a dot are not links") {
 TEST_CASE("e-mail addresses are not links, userinfo URLs are") {
   CHECK(spans("Write to user@example.com or john.smith@paypal.co.uk") == V{});
   CHECK(spans("mailto:info@example.com") == V{});
-  CHECK(spans("https://paypal.com@evil.example/login") == V{"https://paypal.com@evil.example/login"});
+  CHECK(spans("https://paypal.com@evil.example/login") ==
+        V{"https://paypal.com@evil.example/login"});
 }
 
 TEST_CASE("defanged links") {
@@ -121,7 +122,8 @@ TEST_CASE("defanged links") {
   CHECK(m[0].defanged);
   CHECK(m[0].had_scheme);
   CHECK(m[0].url == "https://evil.example.com/login");
-  CHECK(spans("bad: hxxps://evil[.]example[.]com/login now") == V{"hxxps://evil[.]example[.]com/login"});
+  CHECK(spans("bad: hxxps://evil[.]example[.]com/login now") ==
+        V{"hxxps://evil[.]example[.]com/login"});
   CHECK(urls("evil(.)com/x") == V{"http://evil.com/x"});
   CHECK(urls("evil(dot)com") == V{"http://evil.com"});
   CHECK(urls("evil[dot]com") == V{"http://evil.com"});
@@ -133,8 +135,10 @@ TEST_CASE("defanged links") {
 }
 
 TEST_CASE("script URLs") {
-  CHECK(spans("click javascript:alert(document.cookie) now") == V{"javascript:alert(document.cookie)"});
-  CHECK(spans("data:text/html;base64,PHNjcmlwdD4= here") == V{"data:text/html;base64,PHNjcmlwdD4="});
+  CHECK(spans("click javascript:alert(document.cookie) now") ==
+        V{"javascript:alert(document.cookie)"});
+  CHECK(spans("data:text/html;base64,PHNjcmlwdD4= here") ==
+        V{"data:text/html;base64,PHNjcmlwdD4="});
   CHECK(spans("vbscript:msgbox(1)") == V{"vbscript:msgbox(1)"});
 }
 

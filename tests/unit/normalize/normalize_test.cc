@@ -37,7 +37,8 @@ TEST_CASE("zero-width characters disappear from the matched text but stay in evi
 }
 
 TEST_CASE("compatibility forms and typographic variants are folded") {
-  NormalizedText n("\uFF30\uFF21\uFF39 now \u2013 \u201Cfree\u201D");  // fullwidth PAY, en dash, quotes
+  NormalizedText n(
+      "\uFF30\uFF21\uFF39 now \u2013 \u201Cfree\u201D");  // fullwidth PAY, en dash, quotes
   CHECK(n.text() == "pay now - \"free\"");
   CHECK(original_of(n, "pay") == "\uFF30\uFF21\uFF39");
 }

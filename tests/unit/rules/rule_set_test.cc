@@ -53,8 +53,8 @@ TEST_CASE("a file without version 1 is rejected") {
 }
 
 TEST_CASE("no match is not an error") {
-  auto set = RuleSet::compile(R"json({"version":1,"rules":[{"id":"x","key":"k","pattern":"zzz"}]})json",
-                              "x.json", any_key);
+  auto set = RuleSet::compile(
+      R"json({"version":1,"rules":[{"id":"x","key":"k","pattern":"zzz"}]})json", "x.json", any_key);
   REQUIRE(set.ok());
   Findings out;
   CHECK((*set)->match(NormalizedText("hello"), out).ok());

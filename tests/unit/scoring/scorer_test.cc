@@ -49,8 +49,8 @@ TEST_CASE("repeating one key is damped and capped") {
 
 TEST_CASE("confidence grows with independent strong signals") {
   Score weak = scorer().score({finding("urgency", 10), finding("marketing_spam", 12)});
-  Score strong = scorer().score({finding("credential_request", 40), finding("threat", 30),
-                                 finding("brand_lookalike", 40)});
+  Score strong = scorer().score(
+      {finding("credential_request", 40), finding("threat", 30), finding("brand_lookalike", 40)});
   CHECK(strong.verdict == Verdict::kDanger);
   CHECK(strong.confidence > weak.confidence);
 }
