@@ -4,8 +4,10 @@
 //
 // Why a few sets, not one: a set's DFA state is the combination of every
 // rule's progress, so with all rules in one DFA the states multiply and text
-// never seen before pays for building them (measured: ~40 µs per new SMS with
-// 131 rules in one set, ~15 µs in sets of 32, warm cost 1 -> 1.5 µs).
+// never seen before pays for building them. Measured over 1,000 new SMS (131
+// rules, p50 of the whole analysis in a fresh process / rule stage warm):
+// one set 35 µs / 2.0 µs, sets of 64 22 µs / 3.0 µs, sets of 32 17 µs /
+// 4.9 µs. Sets of 32 keep a new message well inside the 20 µs budget.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
