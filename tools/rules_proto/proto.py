@@ -83,6 +83,20 @@ LEGIT_EXTRA = [
     "Hi Mum, I'm on the train, see you at 6. Love you!",
     "I've got a new phone, same number though. Call me later.",
     "My bank card got blocked abroad so I called them and it's fine now.",
+    # Near misses of the SMS-marketing rules (offers, quizzes, content, jobs).
+    "Your order worth £45 has been dispatched. Questions? Call 0800 123 4567.",
+    "We're hiring at the café again, tell your brother to call me on 07700 900123.",
+    "The best quality photos from the wedding are on the drive, call me on 07700 900123 if it fails.",
+    "Quiz night answer sheet: send A, B or C to Tom by 9pm, winner buys the drinks!",
+    "My colleague tested positive for covid, so I'm working from home this week.",
+    "The NHS app says someone I was in contact with tested positive, so I'm isolating.",
+    "The gas bill is overdue, can you pay it today? I'll transfer you my half tonight.",
+    "Your video will be sent to you once the photographer has finished editing.",
+    "The girls are waiting for you at the restaurant, hurry up!",
+    "Is the new Harry Potter game any good? I might download it this weekend.",
+    "Reply YES to confirm your appointment on Monday or call us on 01632 960123.",
+    "Text me when you get to 1234 Main Street, I'll come down.",
+    "Hurry up! The film starts at 8.",
 ]
 
 
@@ -365,6 +379,32 @@ def evaluate(records, rules, is_pos):
                 rule_ham=rule_ham, rule_pos=rule_pos, rows=rows)
 
 
+def grep(pattern, corpus_dir, split, corpora, shown=8):
+    """Vets a candidate pattern before it becomes a rule: hits on ham first."""
+    rx = re.compile(to_python(pattern), re.ASCII)
+    groups = []
+    for name in corpora:
+        records = read_jsonl(os.path.join(corpus_dir, name, split + ".jsonl"))
+        groups.append((name + " ham", [r["text"] for r in records if r["label"] == "ham"]))
+        groups.append((name + " spam/scam", [r["text"] for r in records if r["label"] != "ham"]))
+    legit = list(LEGIT_EXTRA)
+    for lang in ("en", "de"):
+        p = os.path.join(FIXTURES, "legit_text_%s.jsonl" % lang)
+        if os.path.exists(p):
+            legit += [r.get("text", "") for r in read_jsonl(p)]
+    groups.append(("legit texts", legit))
+    for label, texts in groups:
+        hits = []
+        for t in texts:
+            m = rx.search(normalize(t))
+            if m:
+                hits.append((m.group(0), t))
+        print("%-36s %5d hits" % (label, len(hits)))
+        for ev, t in hits[:shown]:
+            print("    <%s> %s" % (ev[:40], t[:140].replace("\n", " ")))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rules", default=DEFAULT_RULES)
@@ -376,12 +416,17 @@ def main():
     ap.add_argument("--rules-table", action="store_true", help="per-rule hit counts ham vs spam/scam")
     ap.add_argument("--show", default="", help="comma list of fp,fn,tp,scam to print messages")
     ap.add_argument("--text", action="append", help="analyse this text and print findings")
+    ap.add_argument("--grep", metavar="PATTERN",
+                    help="where a candidate pattern matches: ham vs spam/scam of the SMS corpora and the legit texts")
     args = ap.parse_args()
 
     key_weights = load_key_weights(DEFAULT_GLOSSARY, DEFAULT_SCORING)
     rules = load_rules(args.rules, key_weights)
     with open(DEFAULT_GLOSSARY, encoding="utf-8") as f:
         glossary_keys = {s["key"] for s in json.load(f)["signals"]}
+
+    if args.grep:
+        return grep(args.grep, args.corpus_dir, args.split, args.corpus or SMS_CORPORA)
 
     if args.text:
         for t in args.text:
