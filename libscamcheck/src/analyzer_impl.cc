@@ -78,7 +78,18 @@ Status AnalyzerImpl::detect_text(std::string_view content, Findings& findings,
   unicode_->check(content, findings);
   for (const LinkMatch& link : extract_links(content)) {
     UrlInfo info;
+    const std::size_t before = findings.size();
     urls_->analyze(content, link, findings, info);
+    // A link nothing is known against is still how most scams want to be
+    // answered: it counts, a little, next to other signs of a scam.
+    if (findings.size() == before && !urls_->is_official(info.registrable_domain)) {
+      Finding f;
+      f.key = "link_in_message";
+      f.start = link.start;
+      f.end = link.end;
+      f.requires_context = true;
+      findings.push_back(std::move(f));
+    }
     report.urls.push_back(std::move(info));
   }
   return {};

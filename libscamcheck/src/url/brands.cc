@@ -29,9 +29,10 @@ bool valid_domain(std::string_view d) {
 // is not.
 bool suspicious_wildcard(std::string_view part) {
   static constexpr std::string_view kWords[] = {
-      "login", "logon", "secur", "sicher", "verif", "update", "aktual", "konto", "kunde",
-      "service", "support", "account", "confirm", "bestaet", "online", "app", "freigabe",
-      "entsperr", "help", "hilfe", "info", "pay", "auth", "ident", "check", "tan"};
+      "login",  "logon", "secur",    "sicher",   "verif",   "update",  "aktual",
+      "konto",  "kunde", "service",  "support",  "account", "confirm", "bestaet",
+      "online", "app",   "freigabe", "entsperr", "help",    "hilfe",   "info",
+      "pay",    "auth",  "ident",    "check",    "tan"};
   for (std::string_view w : kWords) {
     if (part.find(w) != std::string_view::npos) return true;
   }
@@ -107,15 +108,34 @@ void ascii_skeleton(std::string_view s, std::string& out) {
       continue;
     }
     switch (c) {
-      case '0': c = 'o'; break;
-      case '1': case 'i': case '|': c = 'l'; break;
-      case '3': c = 'e'; break;
-      case '4': c = 'a'; break;
-      case '5': c = 's'; break;
-      case '7': c = 't'; break;
-      case '8': c = 'b'; break;
-      case '9': c = 'g'; break;
-      default: break;
+      case '0':
+        c = 'o';
+        break;
+      case '1':
+      case 'i':
+      case '|':
+        c = 'l';
+        break;
+      case '3':
+        c = 'e';
+        break;
+      case '4':
+        c = 'a';
+        break;
+      case '5':
+        c = 's';
+        break;
+      case '7':
+        c = 't';
+        break;
+      case '8':
+        c = 'b';
+        break;
+      case '9':
+        c = 'g';
+        break;
+      default:
+        break;
     }
     out.push_back(c);
   }
@@ -173,8 +193,8 @@ bool one_edit(std::string_view a, std::string_view b) {
 // Letters that pass for each other at a glance (after lower-casing).
 bool confusable_letters(char a, char b) {
   auto pair = [&](char x, char y) { return (a == x && b == y) || (a == y && b == x); };
-  return pair('i', 'l') || pair('u', 'v') || pair('g', 'q') || pair('c', 'e') ||
-         pair('c', 'o') || pair('m', 'n');
+  return pair('i', 'l') || pair('u', 'v') || pair('g', 'q') || pair('c', 'e') || pair('c', 'o') ||
+         pair('m', 'n');
 }
 
 bool imitating_edit(std::string_view q, std::string_view t) {
@@ -197,7 +217,8 @@ bool imitating_edit(std::string_view q, std::string_view t) {
   while (i < shorter.size() && longer[i] == shorter[i]) ++i;
   // longer[i] is the extra letter; it must double a neighbour.
   if (longer.substr(i + 1) != shorter.substr(i)) return false;
-  return (i > 0 && longer[i - 1] == longer[i]) || (i + 1 < longer.size() && longer[i + 1] == longer[i]);
+  return (i > 0 && longer[i - 1] == longer[i]) ||
+         (i + 1 < longer.size() && longer[i + 1] == longer[i]);
 }
 
 }  // namespace
@@ -236,11 +257,12 @@ Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std:
       continue;
     }
     if (!ids.insert(b.id).second) problem(where + ": duplicate id");
-    for (auto [field, vec] : {std::pair<std::string_view, std::vector<std::string>*>{"domains", &b.domains},
-                              {"domain_patterns", &b.domain_patterns},
-                              {"tokens", &b.tokens},
-                              {"words", &b.words},
-                              {"host_words", &b.host_words}}) {
+    for (auto [field, vec] :
+         {std::pair<std::string_view, std::vector<std::string>*>{"domains", &b.domains},
+          {"domain_patterns", &b.domain_patterns},
+          {"tokens", &b.tokens},
+          {"words", &b.words},
+          {"host_words", &b.host_words}}) {
       if (Status s = read_string_array(obj, field, *vec, where); !s.ok()) problem(s.message());
     }
     bool any = false;
@@ -322,7 +344,8 @@ void BrandTable::index() {
     for (const std::string& w : b.host_words) words_[w].push_back({bi, true});
     for (const auto* list : {&b.words, &b.host_words}) {
       for (const std::string& w : *list) {
-        if (w.size() <= 40) word_shapes_[static_cast<std::size_t>(w[0] & 0x7F) * 41 + w.size()] = true;
+        if (w.size() <= 40)
+          word_shapes_[static_cast<std::size_t>(w[0] & 0x7F) * 41 + w.size()] = true;
       }
     }
   }
@@ -341,7 +364,8 @@ bool BrandTable::is_official_for(int brand, std::string_view registrable, bool c
     if (brand >= 0 && p.brand != brand) continue;
     if (registrable.size() <= p.prefix.size() + p.suffix.size()) continue;
     if (registrable.compare(0, p.prefix.size(), p.prefix) != 0) continue;
-    if (registrable.compare(registrable.size() - p.suffix.size(), p.suffix.size(), p.suffix) != 0) continue;
+    if (registrable.compare(registrable.size() - p.suffix.size(), p.suffix.size(), p.suffix) != 0)
+      continue;
     std::string_view mid =
         registrable.substr(p.prefix.size(), registrable.size() - p.prefix.size() - p.suffix.size());
     if (mid.find('.') != std::string_view::npos || suspicious_wildcard(mid)) continue;
@@ -362,7 +386,8 @@ bool BrandTable::is_official(std::string_view registrable, bool cctld_ok) const 
 }
 
 bool BrandTable::mentions_official_domain(int brand, std::string_view text) const {
-  if (brand < 0 || static_cast<std::size_t>(brand) >= brands_.size() || text.size() > 4096) return false;
+  if (brand < 0 || static_cast<std::size_t>(brand) >= brands_.size() || text.size() > 4096)
+    return false;
   for (const std::string& d : brands_[static_cast<std::size_t>(brand)].domains) {
     if (d.size() > text.size()) continue;
     for (std::size_t i = 0; i + d.size() <= text.size(); ++i) {
@@ -379,7 +404,8 @@ bool BrandTable::mentions_official_domain(int brand, std::string_view text) cons
   return false;
 }
 
-void BrandTable::find_mentions(std::string_view text, bool in_host, std::vector<Mention>& out) const {
+void BrandTable::find_mentions(std::string_view text, bool in_host,
+                               std::vector<Mention>& out) const {
   // Distinctive tokens: anywhere, also across '-', '_' and '.' ("deutsche-
   // bank" finds "deutschebank"), so search a compacted copy.
   char compact[256];
@@ -428,9 +454,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host, std::vector<
       out.push_back({w.brand, s, e - s});
     }
   };
-  auto is_alnum_ci = [](char c) {
-    return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
-  };
+  auto is_alnum_ci = [](char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); };
   auto is_alpha_ci = [](char c) { return is_lower_alpha(c) || (c >= 'A' && c <= 'Z'); };
   for (int pass = 0; pass < 2; ++pass) {
     std::size_t i = 0;
@@ -444,8 +468,8 @@ void BrandTable::find_mentions(std::string_view text, bool in_host, std::vector<
       while (i < text.size() && inside(text[i])) ++i;
       // The letter-only pass repeats words without digits; skip those.
       if (pass == 1) {
-        bool had_digit_neighbour = (s > 0 && is_digit(text[s - 1])) ||
-                                   (i < text.size() && is_digit(text[i]));
+        bool had_digit_neighbour =
+            (s > 0 && is_digit(text[s - 1])) || (i < text.size() && is_digit(text[i]));
         if (!had_digit_neighbour) continue;
       }
       lookup(s, i);
@@ -511,7 +535,8 @@ LookalikeMatch BrandTable::lookalike(std::string_view label, std::string_view sk
     char c = label[i];
     if ((c >= '0' && c <= '9' && c != '2' && c != '6') || c == '|' ||
         static_cast<unsigned char>(c) >= 0x80 ||
-        (i + 1 < label.size() && ((c == 'r' && label[i + 1] == 'n') || (c == 'v' && label[i + 1] == 'v')))) {
+        (i + 1 < label.size() &&
+         ((c == 'r' && label[i + 1] == 'n') || (c == 'v' && label[i + 1] == 'v')))) {
       imitation = true;
       break;
     }

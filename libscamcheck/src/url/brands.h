@@ -34,7 +34,7 @@ class SubstringIndex {
   struct Hit {
     std::size_t pos;  // in the searched text
     std::size_t len;
-    int id;           // the id given to add()
+    int id;  // the id given to add()
   };
   SubstringIndex() : by_prefix_(kSlots * kSlots) {}
   void add(std::string needle, int id);
@@ -58,14 +58,14 @@ class SubstringIndex {
 };
 
 struct Brand {
-  std::string id;    // stable slug, e.g. "paypal"
-  std::string name;  // display name, e.g. "PayPal"
+  std::string id;                            // stable slug, e.g. "paypal"
+  std::string name;                          // display name, e.g. "PayPal"
   std::vector<std::string> domains;          // official registrable domains
   std::vector<std::string> domain_patterns;  // e.g. "sparkasse-*.de"
-  bool any_cctld = false;  // <label>.<ccTLD> is official for its domain labels
-  std::vector<std::string> tokens;      // distinctive: matched inside words
-  std::vector<std::string> words;       // matched as whole words only
-  std::vector<std::string> host_words;  // whole words, host names only
+  bool any_cctld = false;                    // <label>.<ccTLD> is official for its domain labels
+  std::vector<std::string> tokens;           // distinctive: matched inside words
+  std::vector<std::string> words;            // matched as whole words only
+  std::vector<std::string> host_words;       // whole words, host names only
 };
 
 // How a label resembles a brand.
@@ -81,7 +81,7 @@ struct LookalikeMatch {
   int brand = -1;
   std::size_t pos = 0;  // part of the label that matched (kContainsBrand)
   std::size_t len = 0;
-  bool word = false;    // the brand is a separate word (between keywords)
+  bool word = false;  // the brand is a separate word (between keywords)
 };
 
 class BrandTable {
@@ -139,7 +139,7 @@ class BrandTable {
   };
   std::vector<Pattern> patterns_;
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> cctld_labels_;
-  SubstringIndex tokens_;  // id = brand
+  SubstringIndex tokens_;           // id = brand
   SubstringIndex token_skeletons_;  // skeletons of tokens >= 5 bytes
   struct WordEntry {
     int brand;

@@ -20,7 +20,7 @@ struct Marker {
 
 // Longest first where one is a prefix of another.
 constexpr Marker kMarkers[] = {
-    {"[.]", "."},   {"(.)", "."},   {"{.}", "."},    {"[dot]", "."}, {"(dot)", "."},
+    {"[.]", "."},   {"(.)", "."},     {"{.}", "."}, {"[dot]", "."}, {"(dot)", "."},
     {"{dot}", "."}, {"[://]", "://"}, {"[:]", ":"}, {"[/]", "/"},
 };
 

@@ -33,7 +33,8 @@ struct Refanged {
 
 // Length of the defang marker that starts at written[pos] and what it stands
 // for ("." for "[.]", "(dot)", ...; "://" for "[://]"), or 0 if none.
-std::size_t defang_marker_at(std::string_view written, std::size_t pos, std::string_view& replacement);
+std::size_t defang_marker_at(std::string_view written, std::size_t pos,
+                             std::string_view& replacement);
 
 // Refangs `written`: "hxxp"/"hxxps" at the start become "http"/"https",
 // the markers above are replaced. Everything else is copied.

@@ -31,6 +31,10 @@ class UrlAnalyzerImpl final : public UrlAnalyzer {
   void analyze(std::string_view text, const LinkMatch& link, Findings& out,
                UrlInfo& info) const override;
 
+  bool is_official(std::string_view registrable_domain) const override {
+    return !registrable_domain.empty() && checker_->brands().is_official(registrable_domain, true);
+  }
+
   const std::vector<std::string>& brand_names() const override {
     return checker_->brands().names();
   }

@@ -6,8 +6,8 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 #include <string_view>
+#include <vector>
 
 #include "data/data_source.h"
 #include "detect/finding.h"
@@ -34,6 +34,10 @@ class UrlAnalyzer {
   // `info` (url, host, registrable_domain). Thread-safe (const).
   virtual void analyze(std::string_view text, const LinkMatch& link, Findings& out,
                        UrlInfo& info) const = 0;
+
+  // True if `registrable_domain` (lower case) is a known brand's official
+  // domain, e.g. "paypal.com" or "sparkasse-koelnbonn.de".
+  virtual bool is_official(std::string_view registrable_domain) const = 0;
 
   // Names of the known brands (lower case, e.g. "paypal", "sparkasse"), for
   // the confusable-word check on text.

@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 
+#include "url/path_checks.h"
 #include "url/public_suffix.h"
 
 namespace scamcheck::internal {
@@ -86,7 +87,8 @@ void compact(std::string_view text, std::string& out, std::vector<std::uint32_t>
 // A query value that is itself a URL: "http://...", "https%3A%2F%2F...".
 bool looks_like_url(std::string_view v) {
   for (std::size_t i = 0; i + 4 <= v.size(); ++i) {
-    if (lower(v[i]) == 'h' && lower(v[i + 1]) == 't' && lower(v[i + 2]) == 't' && lower(v[i + 3]) == 'p') {
+    if (lower(v[i]) == 'h' && lower(v[i + 1]) == 't' && lower(v[i + 2]) == 't' &&
+        lower(v[i + 3]) == 'p') {
       return true;
     }
   }
@@ -115,10 +117,59 @@ bool static_resource(std::string_view path) {
   std::size_t dot = path.rfind('.');
   if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
   std::string_view ext = path.substr(dot + 1);
-  for (std::string_view e : {"jpg", "jpeg", "png", "gif", "svg", "ico", "webp", "css", "js", "woff", "woff2"}) {
+  for (std::string_view e :
+       {"jpg", "jpeg", "png", "gif", "svg", "ico", "webp", "css", "js", "woff", "woff2"}) {
     if (equals_ci(ext, e)) return true;
   }
   return false;
+}
+
+// How much a sub-domain label looks like the automatic name a hosting
+// provider gives a rented server or customer account ("u0673711" in
+// u0673711.cp.regruhosting.ru, "serwer1989739", "vps61404",
+// "ec2-52-91-254-35"): 0 for ordinary names. A real business sends people
+// to its own name, not to the machine's.
+double server_name_strength(std::string_view label) {
+  // An IPv4 address written into the name ("host-92-27-75-224").
+  int groups = 0, run = 0;
+  for (std::size_t i = 0; i <= label.size(); ++i) {
+    char c = i < label.size() ? label[i] : '.';
+    if (is_digit(c)) {
+      ++run;
+      continue;
+    }
+    if (run >= 1 && run <= 3) {
+      ++groups;
+    } else {
+      groups = 0;
+    }
+    run = 0;
+    if (groups >= 4) return 1.0;
+    if (c != '-') groups = 0;
+  }
+  // Letters, then a long number, then at most three letters: "u0670691",
+  // "serwer1957128", "web2421", "u4503724sw".
+  std::size_t i = 0;
+  while (i < label.size() && is_alpha(label[i])) ++i;
+  std::size_t letters = i;
+  if (letters == 0 || letters > 8) return 0;
+  // SendGrid's branded click-tracking names ("url1234.shop.com",
+  // "em5678.shop.com") are everywhere in legitimate newsletters.
+  std::string_view head = label.substr(0, letters);
+  if (head == "url" || head == "em") return 0;
+  if (i < label.size() && label[i] == '-') ++i;
+  std::size_t d0 = i;
+  while (i < label.size() && is_digit(label[i])) ++i;
+  std::size_t digits = i - d0;
+  std::size_t tail = label.size() - i;
+  if (digits < 4 || tail > 3) return 0;
+  for (std::size_t k = i; k < label.size(); ++k) {
+    if (!is_alpha(label[k])) return 0;
+  }
+  if (digits >= 6) return 1.0;
+  // "conference2019", "dev2018": a year, not a serial number.
+  bool year = digits == 4 && (label.compare(d0, 2, "19") == 0 || label.compare(d0, 2, "20") == 0);
+  return year ? 0 : 0.8;
 }
 
 }  // namespace
@@ -320,7 +371,8 @@ double UrlChecker::randomness(std::string_view label) const {
       double r = 0;
       // Clearly generated: several letter pairs English never has, or a
       // long hex string. Strong enough on its own to warn.
-      if ((rare >= 3 && rare * 4 >= letters) || (rare >= 2 && max_run >= 5 && rare * 5 >= letters) ||
+      if ((rare >= 3 && rare * 4 >= letters) ||
+          (rare >= 2 && max_run >= 5 && rare * 5 >= letters) ||
           (hex && part.size() >= 16 && digits >= 4 && letters >= 3)) {
         r = 2.25;
       } else if (rare >= 2 || max_run >= 6 || (letters >= 3 && digits >= 2 && transitions >= 3) ||
@@ -349,7 +401,7 @@ struct UrlChecker::State {
   std::string_view host;  // normalized
   HostMap hm;
   bool ip = false;
-  std::string icann;      // ICANN public suffix
+  std::string icann;  // ICANN public suffix
   std::string_view tld;
   Labels labels;
   std::size_t reg_off = 0;  // offset of the registrable domain in host
@@ -368,12 +420,14 @@ struct UrlChecker::State {
     }
   }
 
-  // Keyword bookkeeping (distinct keyword ids; negative ids are the
-  // structural hints: -1 pre-filled address, -2 hash directory).
+  // Keyword bookkeeping (distinct keyword ids; a negative id is a
+  // structural hint: -1 pre-filled address).
   std::vector<int> kw_host, kw_path;
   Range kw_range;
   double kw_strength = 0;
   bool login_words = false;
+  Range brand_range;          // brand_in_path evidence
+  bool mention_site = false;  // brand names in paths are normal here
   std::string compacted;
   std::vector<std::uint32_t> origin;
   std::vector<SubstringIndex::Hit> hits;
@@ -416,10 +470,19 @@ void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<Url
   if (!st.official || st.hosted) {
     if (!st.ip && st.labels.count > 0) check_host_names(st);
     check_path(st);
+    PathShapeInput shape;
+    shape.url = url;
+    shape.p = &p;
+    shape.host = st.host;
+    shape.registrable = st.registrable;
+    shape.mention_site = st.mention_site;
+    shape.brand_range = st.brand_range;
+    check_path_shape(shape, out);
     if (st.kw_strength > 0) {
       out.push_back({kPhishingKeywords, st.kw_range, std::min(st.kw_strength, 1.0)});
     }
-    if (scheme == "http" && st.login_words && !static_resource(url.substr(p.path.start, p.path.size()))) {
+    if (scheme == "http" && st.login_words &&
+        !static_resource(url.substr(p.path.start, p.path.size()))) {
       out.push_back({kInsecureLoginPage, Range{}, 1.0});
     }
   }
@@ -458,7 +521,8 @@ void UrlChecker::check_authority(State& st) const {
         ++escapes;
         auto hv = [](char c) { return is_digit(c) ? c - '0' : (lower(c) - 'a' + 10); };
         int v = hv(url[i + 1]) * 16 + hv(url[i + 2]);
-        if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') || v == '.') {
+        if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') ||
+            v == '.') {
           if (needless == 0) first_escape = {i, i + 3};
           ++needless;
         }
@@ -522,6 +586,19 @@ void UrlChecker::check_host(State& st) const {
     }
     break;
   }
+  // A hosting provider's automatic server name in the sub-domains. Click
+  // tracking of the big newsletter service uses such names for every
+  // customer ("u1234567.ct.sendgrid.net").
+  if ((!st.official || st.hosted) && st.reg_idx > 0 && st.registrable != "sendgrid.net") {
+    for (std::size_t i = 0; i < st.reg_idx; ++i) {
+      double s = server_name_strength(st.label(i));
+      if (s > 0) {
+        const Label& l = st.labels.items[i];
+        st.out.push_back({kHostingServerName, st.hm.part(l.off, l.len), s});
+        break;
+      }
+    }
+  }
   // Risky TLD: full strength for names registered directly under the TLD,
   // half under a second-level registry suffix ("com.cn", "presse.ci").
   if (!st.official) {
@@ -541,8 +618,8 @@ void UrlChecker::check_host(State& st) const {
   if (host.size() > 80) st.obfuscated(p.host_range, 0.6);
 }
 
-void UrlChecker::keyword_hits(State& st, std::string_view text, std::size_t text_off,
-                              bool in_host, std::vector<int>& ids, Range& first) const {
+void UrlChecker::keyword_hits(State& st, std::string_view text, std::size_t text_off, bool in_host,
+                              std::vector<int>& ids, Range& first) const {
   compact(text, st.compacted, st.origin);
   st.hits.clear();
   keywords_.find_all(st.compacted, st.hits);
@@ -577,7 +654,8 @@ void UrlChecker::check_host_names(State& st) const {
   if (st.p.host_unicode != host) {
     Labels ul = split_labels(st.p.host_unicode);
     if (ul.count == st.labels.count) {
-      uni_label = std::string_view(st.p.host_unicode).substr(ul.items[st.reg_idx].off, ul.items[st.reg_idx].len);
+      uni_label = std::string_view(st.p.host_unicode)
+                      .substr(ul.items[st.reg_idx].off, ul.items[st.reg_idx].len);
     }
   }
 
@@ -632,6 +710,13 @@ void UrlChecker::check_host_names(State& st) const {
   double c = reg_kw + sub_kw;
   double host_score = c <= 1.0 ? 0.9 * c : std::min(1.0, 0.9 + 0.1 * (c - 1.0));
   if (reg_kw == 0) host_score *= 0.5;
+  // Words glued with hyphens into a name ("account-gb", "login-protect",
+  // "aide-france-verification") are how phishing names are built; the
+  // popular sites that carry such a word run it together ("nerdwallet",
+  // "macupdate").
+  if (reg_kw > 0 && label.find('-') != std::string_view::npos) {
+    host_score = std::min(1.0, host_score * 1.25);
+  }
   st.kw_strength += host_score;
 
   // Randomness of the registrable label and of long sub-domain labels.
@@ -673,9 +758,10 @@ void UrlChecker::check_subdomains(State& st) const {
     std::string_view sub = st.label(i);
     if (sub.size() < 4) continue;
     LookalikeMatch sm = label_lookalike(sub, sub);
-    if (sm.kind != LookalikeKind::kNone && !brands_->is_official_for(sm.brand, st.registrable, false)) {
+    if (sm.kind != LookalikeKind::kNone &&
+        !brands_->is_official_for(sm.brand, st.registrable, false)) {
       Range r = sm.len > 0 && sm.len < sub.size() ? hm.part(sl.off + sm.pos, sm.len)
-                                                   : hm.part(sl.off, sl.len);
+                                                  : hm.part(sl.off, sl.len);
       st.out.push_back({kBrandInSubdomain, r, 0.8});
       found = true;
     }
@@ -686,8 +772,8 @@ void UrlChecker::check_subdomains(State& st) const {
   for (std::size_t i = 0; i < st.reg_idx; ++i) {
     std::string_view sub = st.label(i);
     std::string_view head = sub.substr(0, sub.find('-'));
-    bool tld_like = i > 0 && (head == "com" || head == "net" || head == "org" || head == "co" ||
-                              head == "gov");
+    bool tld_like =
+        i > 0 && (head == "com" || head == "net" || head == "org" || head == "co" || head == "gov");
     bool fake_www = sub == "vvww" || sub == "wvvw" || sub == "wwvv" || sub == "vvvvvv";
     if (tld_like || fake_www) {
       st.obfuscated(hm.part(0, st.sub_end()), 0.6);
@@ -695,7 +781,8 @@ void UrlChecker::check_subdomains(State& st) const {
     }
   }
   // Keywords in the sub-domains.
-  if (st.sub_end() > 0) keyword_hits(st, st.host.substr(0, st.sub_end()), 0, true, st.kw_host, st.kw_range);
+  if (st.sub_end() > 0)
+    keyword_hits(st, st.host.substr(0, st.sub_end()), 0, true, st.kw_host, st.kw_range);
 }
 
 bool UrlChecker::glued_to_keyword(std::string_view seg, std::size_t pos, std::size_t len,
@@ -786,32 +873,6 @@ void UrlChecker::check_path(State& st) const {
       seg_start = i + 1;
     }
   }
-  // A directory named by a long hex hash with a page below it: phishing
-  // kits copy themselves into one such directory per victim or run.
-  std::size_t seg = p.path.start;
-  for (std::size_t i = p.path.start; i < p.path.end; ++i) {
-    if (url[i] != '/') continue;
-    if (i - seg >= 24 && seg > p.path.start) {
-      int digits = 0, letters = 0;
-      bool hex = true;
-      for (std::size_t k = seg; k < i; ++k) {
-        char c = lower(url[k]);
-        if (is_digit(c)) {
-          ++digits;
-        } else if (c >= 'a' && c <= 'f') {
-          ++letters;
-        } else {
-          hex = false;
-        }
-      }
-      if (hex && digits >= 4 && letters >= 4 && i + 1 < p.path.end) {
-        st.kw_path.push_back(-2);
-        if (st.kw_range.empty()) st.kw_range = {seg, i};
-        break;
-      }
-    }
-    seg = i + 1;
-  }
   // A victim's address pre-filled into the query ("?email=jane@x.com"), as
   // phishing kits do to look personal, counts like one more keyword.
   if (!p.query.empty()) {
@@ -846,6 +907,8 @@ void UrlChecker::check_path(State& st) const {
                  url.begin() + static_cast<std::ptrdiff_t>(p.path.end), '/') >= 4) {
     st.kw_strength += 0.25;
   }
+  st.mention_site = site_allows_mentions;
+  st.brand_range = brand_range;
   if (!brand_range.empty()) {
     // A brand in a short path segment ("/paypal/", "/dhl-com/") or next to
     // phishing words; a brand in a long slug is usually an article.

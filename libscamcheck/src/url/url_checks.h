@@ -38,6 +38,10 @@ inline constexpr std::string_view kPhishingKeywords = "phishing_keywords_in_url"
 inline constexpr std::string_view kRandomDomain = "random_domain";
 inline constexpr std::string_view kObfuscatedUrl = "obfuscated_url";
 inline constexpr std::string_view kDefangedLink = "defanged_link";
+inline constexpr std::string_view kHijackedSitePath = "hijacked_site_path";
+inline constexpr std::string_view kRandomCodeFolder = "random_code_folder";
+inline constexpr std::string_view kDomainInPath = "domain_in_path";
+inline constexpr std::string_view kHostingServerName = "hosting_server_name";
 }  // namespace url_keys
 
 struct UrlSignal {
@@ -86,7 +90,7 @@ class UrlChecker {
   void check_host(State& st) const;        // IP, IDN, shortener, hosting, TLD
   void check_host_names(State& st) const;  // brands, keywords, randomness
   void check_subdomains(State& st) const;
-  void check_path(State& st) const;        // path/query keywords and brands
+  void check_path(State& st) const;  // path/query keywords and brands
   void keyword_hits(State& st, std::string_view text, std::size_t text_off, bool in_host,
                     std::vector<int>& ids, Range& first) const;
   double keyword_weight(const std::vector<int>& ids) const;

@@ -6,7 +6,9 @@
 namespace scamcheck::internal {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 }  // namespace
 
@@ -24,9 +26,9 @@ LinkMatch link_for_url_input(std::string_view content) {
   // A scheme is "letters:" followed by "//" or one of the script schemes;
   // "paypal.com:8080/x" has none.
   ParsedUrl p;
-  bool scheme = parse_url(r.url, p) &&
-                (p.has_authority || p.scheme == "javascript" || p.scheme == "vbscript" ||
-                 p.scheme == "data" || p.scheme == "mailto");
+  bool scheme =
+      parse_url(r.url, p) && (p.has_authority || p.scheme == "javascript" ||
+                              p.scheme == "vbscript" || p.scheme == "data" || p.scheme == "mailto");
   m.had_scheme = scheme;
   m.url = scheme ? std::move(r.url) : "http://" + r.url;
   return m;

@@ -27,7 +27,8 @@ std::vector<ListEntry> parse_weighted_list(std::string_view text, std::string_vi
         char* end = nullptr;
         double v = std::strtod(tok.c_str(), &end);
         if (end == nullptr || *end != '\0' || !(v > 0.0) || v > 3.0) {
-          problems += std::string(name) + ": bad strength \"" + tok + "\" for \"" + e.entry + "\"; ";
+          problems +=
+              std::string(name) + ": bad strength \"" + tok + "\" for \"" + e.entry + "\"; ";
         } else {
           e.strength = v;
         }
@@ -63,7 +64,8 @@ Result<UrlLists> UrlLists::load(const DataSource& data) {
     for (ListEntry& e : parse_weighted_list(*text, data.describe(spec.path), problems)) {
       bool wildcard = e.entry.size() > 2 && e.entry.compare(e.entry.size() - 2, 2, ".*") == 0;
       if (e.entry.front() == '.' || (e.entry.back() == '.' && !wildcard)) {
-        problems += data.describe(spec.path) + ": entry \"" + e.entry + "\" must not start or end with '.'; ";
+        problems += data.describe(spec.path) + ": entry \"" + e.entry +
+                    "\" must not start or end with '.'; ";
         continue;
       }
       (*spec.target)[e.entry] = e.strength;
@@ -73,7 +75,8 @@ Result<UrlLists> UrlLists::load(const DataSource& data) {
   if (!kw.ok()) {
     problems += kw.status().message() + "; ";
   } else {
-    for (ListEntry& e : parse_weighted_list(*kw, data.describe("lists/url_keywords.txt"), problems)) {
+    for (ListEntry& e :
+         parse_weighted_list(*kw, data.describe("lists/url_keywords.txt"), problems)) {
       bool ok = e.entry.size() >= 3;
       for (char c : e.entry) {
         if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))) ok = false;

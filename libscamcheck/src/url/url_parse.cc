@@ -63,8 +63,8 @@ bool parse_ipv4_part(std::string_view part, std::uint64_t& value, bool& canonica
 void percent_decode(std::string_view in, std::string& out) {
   out.clear();
   for (std::size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() &&
-        hex_value(in[i + 1]) >= 0 && hex_value(in[i + 2]) >= 0) {
+    if (in[i] == '%' && i + 2 < in.size() && hex_value(in[i + 1]) >= 0 &&
+        hex_value(in[i + 2]) >= 0) {
       out.push_back(static_cast<char>(hex_value(in[i + 1]) * 16 + hex_value(in[i + 2])));
       i += 2;
     } else {
@@ -79,8 +79,8 @@ void percent_decode(std::string_view in, std::string& out) {
 bool split(std::string_view url, ParsedUrl& out) {
   std::size_t colon = 0;
   if (url.empty() || !is_alpha(url[0])) return false;
-  while (colon < url.size() && (is_alpha(url[colon]) || is_digit(url[colon]) ||
-                                url[colon] == '+' || url[colon] == '-' || url[colon] == '.')) {
+  while (colon < url.size() && (is_alpha(url[colon]) || is_digit(url[colon]) || url[colon] == '+' ||
+                                url[colon] == '-' || url[colon] == '.')) {
     ++colon;
   }
   if (colon >= url.size() || url[colon] != ':') return false;
@@ -195,9 +195,9 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
 
   if (out.host_written_unicode) {
     char* ascii = nullptr;
-    int rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(h.c_str()),
-                            reinterpret_cast<uint8_t**>(&ascii),
-                            IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
+    int rc =
+        idn2_lookup_u8(reinterpret_cast<const uint8_t*>(h.c_str()),
+                       reinterpret_cast<uint8_t**>(&ascii), IDN2_NFC_INPUT | IDN2_NONTRANSITIONAL);
     if (rc != IDN2_OK) {
       rc = idn2_lookup_u8(reinterpret_cast<const uint8_t*>(h.c_str()),
                           reinterpret_cast<uint8_t**>(&ascii), IDN2_NFC_INPUT | IDN2_TRANSITIONAL);
@@ -236,7 +236,8 @@ bool parse_ipv4(std::string_view host, std::string& dotted, bool& canonical) {
   std::size_t start = 0;
   while (true) {
     std::size_t dot = host.find('.', start);
-    std::string_view part = host.substr(start, dot == std::string_view::npos ? host.npos : dot - start);
+    std::string_view part =
+        host.substr(start, dot == std::string_view::npos ? host.npos : dot - start);
     if (count == 4) return false;
     if (!parse_ipv4_part(part, parts[count], canonical)) return false;
     ++count;
@@ -274,8 +275,8 @@ bool parse_url(std::string_view url, ParsedUrl& out) {
   std::unique_ptr<char, CurlStringDeleter> curl_host;
   if (handle) {
     std::string copy(url);
-    CURLUcode rc = curl_url_set(handle.get(), CURLUPART_URL, copy.c_str(),
-                                CURLU_NON_SUPPORT_SCHEME);
+    CURLUcode rc =
+        curl_url_set(handle.get(), CURLUPART_URL, copy.c_str(), CURLU_NON_SUPPORT_SCHEME);
     if (rc == CURLUE_OK) {
       out.curl_ok = true;
       char* h = nullptr;

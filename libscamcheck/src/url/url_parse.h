@@ -23,23 +23,23 @@ struct Range {
 enum class HostKind { kNone, kName, kIpv4, kIpv6 };
 
 struct ParsedUrl {
-  std::string scheme;      // lower case, e.g. "https", "javascript"
-  Range scheme_range;      // without the ':'
+  std::string scheme;  // lower case, e.g. "https", "javascript"
+  Range scheme_range;  // without the ':'
   bool has_authority = false;
-  Range authority;         // between "//" and the path
-  Range userinfo;          // before the last '@' of the authority (empty: none)
-  int at_signs = 0;        // number of '@' in the authority
-  Range host_range;        // as written; brackets included for IPv6
-  Range port;              // the digits after ':' (empty: none)
+  Range authority;   // between "//" and the path
+  Range userinfo;    // before the last '@' of the authority (empty: none)
+  int at_signs = 0;  // number of '@' in the authority
+  Range host_range;  // as written; brackets included for IPv6
+  Range port;        // the digits after ':' (empty: none)
   Range path;
-  Range query;             // without the '?'
-  Range fragment;          // without the '#'
-  bool curl_ok = false;    // libcurl's URL API accepted the URL
-  int port_number = -1;    // -1: no explicit port
+  Range query;           // without the '?'
+  Range fragment;        // without the '#'
+  bool curl_ok = false;  // libcurl's URL API accepted the URL
+  int port_number = -1;  // -1: no explicit port
 
   HostKind host_kind = HostKind::kNone;
-  std::string host;          // normalized: lower case, no trailing dot, A-labels
-  std::string host_unicode;  // U-labels where the host is an IDN, else == host
+  std::string host;                   // normalized: lower case, no trailing dot, A-labels
+  std::string host_unicode;           // U-labels where the host is an IDN, else == host
   bool host_percent_encoded = false;  // "%70aypal.com"
   bool ipv4_noncanonical = false;     // integer, hex or octal IPv4 forms
   bool host_written_unicode = false;  // non-ASCII characters in the URL's host

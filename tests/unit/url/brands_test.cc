@@ -1,11 +1,12 @@
 // The brand table: data validity and the look-alike search.
+#include "url/brands.h"
+
 #include <doctest/doctest.h>
 
 #include <set>
 #include <string>
 
 #include "data/data_source.h"
-#include "url/brands.h"
 #include "url/public_suffix.h"
 
 using namespace scamcheck::internal;
@@ -45,7 +46,8 @@ TEST_CASE("brands.json: at least 150 brands, unique ids") {
 TEST_CASE("brands.json: every official domain is its own registrable domain") {
   for (const Brand& b : table().brands()) {
     for (const std::string& d : b.domains) {
-      CHECK_MESSAGE(registrable_domain(d) == d, b.id << ": " << d << " -> " << registrable_domain(d));
+      CHECK_MESSAGE(registrable_domain(d) == d,
+                    b.id << ": " << d << " -> " << registrable_domain(d));
     }
   }
 }
@@ -53,18 +55,97 @@ TEST_CASE("brands.json: every official domain is its own registrable domain") {
 TEST_CASE("brands.json: the required brands are there") {
   std::set<std::string> ids;
   for (const Brand& b : table().brands()) ids.insert(b.id);
-  for (const char* id :
-       {"paypal", "sparkasse", "volksbank", "deutschebank", "commerzbank", "ing", "dkb", "n26",
-        "postbank", "comdirect", "consorsbank", "targobank", "hypovereinsbank", "santander",
-        "chase", "bankofamerica", "wellsfargo", "citi", "hsbc", "barclays", "dhl", "deutschepost",
-        "hermes", "dpd", "gls", "ups", "fedex", "usps", "royalmail", "bzst", "elster", "finanzamt",
-        "bundespolizei", "bka", "irs", "hmrc", "amazon", "ebay", "kleinanzeigen", "etsy", "zalando",
-        "otto", "aliexpress", "klarna", "visa", "mastercard", "amex", "stripe", "wise", "revolut",
-        "netflix", "disneyplus", "spotify", "primevideo", "dazn", "sky", "telekom", "vodafone",
-        "o2", "1und1", "att", "verizon", "tmobile", "apple", "icloud", "microsoft", "outlook",
-        "office365", "google", "gmail", "facebook", "instagram", "whatsapp", "linkedin", "adobe",
-        "dropbox", "docusign", "steam", "binance", "coinbase", "rakuten", "smbc", "mufg", "mizuho",
-        "au", "docomo", "softbank", "aeon", "ekinet", "saison", "jcb"}) {
+  for (const char* id : {"paypal",
+                         "sparkasse",
+                         "volksbank",
+                         "deutschebank",
+                         "commerzbank",
+                         "ing",
+                         "dkb",
+                         "n26",
+                         "postbank",
+                         "comdirect",
+                         "consorsbank",
+                         "targobank",
+                         "hypovereinsbank",
+                         "santander",
+                         "chase",
+                         "bankofamerica",
+                         "wellsfargo",
+                         "citi",
+                         "hsbc",
+                         "barclays",
+                         "dhl",
+                         "deutschepost",
+                         "hermes",
+                         "dpd",
+                         "gls",
+                         "ups",
+                         "fedex",
+                         "usps",
+                         "royalmail",
+                         "bzst",
+                         "elster",
+                         "finanzamt",
+                         "bundespolizei",
+                         "bka",
+                         "irs",
+                         "hmrc",
+                         "amazon",
+                         "ebay",
+                         "kleinanzeigen",
+                         "etsy",
+                         "zalando",
+                         "otto",
+                         "aliexpress",
+                         "klarna",
+                         "visa",
+                         "mastercard",
+                         "amex",
+                         "stripe",
+                         "wise",
+                         "revolut",
+                         "netflix",
+                         "disneyplus",
+                         "spotify",
+                         "primevideo",
+                         "dazn",
+                         "sky",
+                         "telekom",
+                         "vodafone",
+                         "o2",
+                         "1und1",
+                         "att",
+                         "verizon",
+                         "tmobile",
+                         "apple",
+                         "icloud",
+                         "microsoft",
+                         "outlook",
+                         "office365",
+                         "google",
+                         "gmail",
+                         "facebook",
+                         "instagram",
+                         "whatsapp",
+                         "linkedin",
+                         "adobe",
+                         "dropbox",
+                         "docusign",
+                         "steam",
+                         "binance",
+                         "coinbase",
+                         "rakuten",
+                         "smbc",
+                         "mufg",
+                         "mizuho",
+                         "au",
+                         "docomo",
+                         "softbank",
+                         "aeon",
+                         "ekinet",
+                         "saison",
+                         "jcb"}) {
     CHECK_MESSAGE(ids.count(id) == 1, id);
   }
 }
@@ -72,9 +153,9 @@ TEST_CASE("brands.json: the required brands are there") {
 TEST_CASE("official domains") {
   CHECK(table().is_official("paypal.com", false));
   CHECK(table().is_official("amazon.co.jp", false));
-  CHECK(table().is_official("sparkasse-hannover.de", false));      // pattern
+  CHECK(table().is_official("sparkasse-hannover.de", false));             // pattern
   CHECK_FALSE(table().is_official("sparkasse-kundenservice.de", false));  // phishing word
-  CHECK(table().is_official("google.com.uy", true));               // any country TLD
+  CHECK(table().is_official("google.com.uy", true));                      // any country TLD
   CHECK_FALSE(table().is_official("google.xyz", false));
   CHECK_FALSE(table().is_official("paypal-secure.com", false));
   CHECK(table().is_official("www.gov.uk", false));
@@ -99,10 +180,10 @@ TEST_CASE("look-alikes: the brand inside the label") {
 TEST_CASE("look-alikes: homoglyphs and digit swaps") {
   CHECK(look("paypa1").kind == LookalikeKind::kHomoglyph);
   CHECK(brand_of(look("paypa1")) == "paypal");
-  CHECK(brand_of(look("arnazon")) == "amazon");      // rn -> m
+  CHECK(brand_of(look("arnazon")) == "amazon");  // rn -> m
   CHECK(brand_of(look("rnicrosoft")) == "microsoft");
   CHECK(brand_of(look("g00gle")) == "google");
-  CHECK(brand_of(look("paypai")) == "paypal");       // i for l
+  CHECK(brand_of(look("paypai")) == "paypal");  // i for l
   CHECK(brand_of(look("netfl1x-login")) == "netflix");
   // Unicode: the caller passes the confusable skeleton.
   CHECK(brand_of(table().lookalike("pаypal", "paypal")) == "paypal");
@@ -113,10 +194,10 @@ TEST_CASE("look-alikes: typos") {
   CHECK(look("paypaI").kind != LookalikeKind::kNone);
   CHECK(look("pyapal").kind == LookalikeKind::kTypo);
   CHECK(brand_of(look("paypall")) == "paypal");
-  CHECK(brand_of(look("netfilx")) == "netflix");    // swapped letters
+  CHECK(brand_of(look("netfilx")) == "netflix");  // swapped letters
   CHECK(brand_of(look("amazom")) == "amazon");
   CHECK(brand_of(look("commerzbnak")) == "commerzbank");
-  CHECK(brand_of(look("paypa")) == "paypal");       // cut short
+  CHECK(brand_of(look("paypa")) == "paypal");  // cut short
   CHECK(brand_of(look("netfilxmobile")) == "netflix");
   // Ordinary words one letter from a short brand are not look-alikes.
   CHECK(look("apply").kind == LookalikeKind::kNone);
@@ -150,9 +231,12 @@ TEST_CASE("brand names for the confusable-word check") {
 }
 
 TEST_CASE("bad brand files are refused with a message") {
-  auto r = BrandTable::load(R"({"version":1,"brands":[{"id":"x","name":"X","domains":[]}]})", "t.json");
+  auto r =
+      BrandTable::load(R"({"version":1,"brands":[{"id":"x","name":"X","domains":[]}]})", "t.json");
   CHECK_FALSE(r.ok());
-  r = BrandTable::load(R"({"version":1,"brands":[{"id":"x","name":"X","domains":["x.com"],"tokens":["A!"]}]})", "t.json");
+  r = BrandTable::load(
+      R"({"version":1,"brands":[{"id":"x","name":"X","domains":["x.com"],"tokens":["A!"]}]})",
+      "t.json");
   CHECK_FALSE(r.ok());
   r = BrandTable::load(R"({"version":2,"brands":[]})", "t.json");
   CHECK_FALSE(r.ok());

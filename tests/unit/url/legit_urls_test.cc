@@ -21,12 +21,17 @@ namespace {
 // The default weights proposed for scoring.json (high 40, medium 20, low 8);
 // a URL is flagged from a total of about 18 (score 30).
 const std::map<std::string, double> kWeights = {
-    {"brand_lookalike", 40}, {"brand_in_subdomain", 40}, {"brand_in_path", 20},
-    {"punycode_domain", 20}, {"ip_address_host", 40}, {"userinfo_trick", 40},
-    {"url_shortener", 8}, {"risky_tld", 20}, {"many_subdomains", 8},
-    {"nonstandard_port", 20}, {"insecure_login_page", 20}, {"script_url", 40},
-    {"free_hosting", 20}, {"phishing_keywords_in_url", 20}, {"random_domain", 8},
-    {"obfuscated_url", 20}, {"defanged_link", 8}};
+    {"brand_lookalike", 40},     {"brand_in_subdomain", 40},
+    {"brand_in_path", 20},       {"punycode_domain", 20},
+    {"ip_address_host", 40},     {"userinfo_trick", 40},
+    {"url_shortener", 8},        {"risky_tld", 20},
+    {"many_subdomains", 8},      {"nonstandard_port", 20},
+    {"insecure_login_page", 20}, {"script_url", 40},
+    {"free_hosting", 20},        {"phishing_keywords_in_url", 20},
+    {"random_domain", 8},        {"obfuscated_url", 20},
+    {"defanged_link", 8},        {"hijacked_site_path", 20},
+    {"random_code_folder", 20},  {"domain_in_path", 20},
+    {"hosting_server_name", 20}};
 
 double total(const Findings& fs) {
   std::map<std::string, double> best;
@@ -40,7 +45,8 @@ double total(const Findings& fs) {
 }
 
 const char* const kLegit[] = {
-    "https://www.dhl.de/de/privatkunden/pakete-empfangen/verfolgen.html?piececode=00340434161094042557",
+    "https://www.dhl.de/de/privatkunden/pakete-empfangen/"
+    "verfolgen.html?piececode=00340434161094042557",
     "https://www.amazon.de/gp/your-account/order-details?orderID=302-1234567-1234567",
     "https://www.bahn.de/buchung/start",
     "https://www.kleinanzeigen.de/s-anzeige/fahrrad-28-zoll/2512345678-217-3331",
@@ -95,10 +101,14 @@ const char* const kLegit[] = {
     "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
     "https://de.wikipedia.org/wiki/Phishing",
     "https://www.bundesregierung.de/breg-de/aktuelles",
-    "https://www.bka.de/DE/UnsereAufgaben/Deliktsbereiche/Internetkriminalitaet/internetkriminalitaet_node.html",
+    "https://www.bka.de/DE/UnsereAufgaben/Deliktsbereiche/Internetkriminalitaet/"
+    "internetkriminalitaet_node.html",
     "https://www.polizei-beratung.de/themen-und-tipps/gefahren-im-internet/phishing/",
-    "https://www.verbraucherzentrale.de/wissen/digitale-welt/phishingradar/phishingradar-aktuelle-warnungen-6059",
-    "https://www.bsi.bund.de/DE/Themen/Verbraucherinnen-und-Verbraucher/Cyber-Sicherheitslage/Methoden-der-Cyber-Kriminalitaet/Spam-Phishing-Co/Passwortdiebstahl-durch-Phishing/passwortdiebstahl-durch-phishing_node.html",
+    "https://www.verbraucherzentrale.de/wissen/digitale-welt/phishingradar/"
+    "phishingradar-aktuelle-warnungen-6059",
+    "https://www.bsi.bund.de/DE/Themen/Verbraucherinnen-und-Verbraucher/Cyber-Sicherheitslage/"
+    "Methoden-der-Cyber-Kriminalitaet/Spam-Phishing-Co/Passwortdiebstahl-durch-Phishing/"
+    "passwortdiebstahl-durch-phishing_node.html",
     "https://www.tk.de/techniker/meine-tk",
     "https://www.aok.de/pk/",
     "https://www.adac.de/rund-ums-fahrzeug/",
@@ -168,6 +178,36 @@ const char* const kLegit[] = {
     "https://www.heise.de/",
     "http://www.kraftwerk.com/",
     "https://www.example.com/de/agb",
+    // Small sites on WordPress, Joomla and Drupal, newsletters and tools:
+    // system folders, hashes and other sites' names in paths that are fine.
+    "https://www.smith-bakery.co.uk/wp-content/uploads/2023/05/menu.pdf",
+    "https://www.smith-bakery.co.uk/wp-content/uploads/2023/05/cake-1024x768.jpg",
+    "https://www.smith-bakery.co.uk/wp-admin/comment.php?action=approve&c=123",
+    "https://www.smith-bakery.co.uk/wp-admin/post.php?post=45&action=edit",
+    "https://www.smith-bakery.co.uk/wp-login.php?action=rp&key=abc123&login=jane",
+    "https://www.smith-bakery.co.uk/wp-json/wp/v2/posts",
+    "https://www.verein-example.de/index.php?option=com_content&view=article&id=12",
+    "https://www.verein-example.de/administrator/index.php",
+    "https://www.example.org/.well-known/security.txt",
+    "https://www.example.org/sites/default/files/annual-report.pdf",
+    "https://www.example.org/sites/example.org/files/page.html",
+    "https://lists.example.org/cgi-bin/mailman/listinfo/users",
+    "https://github.com/someone/example.com/issues/3",
+    "https://web.archive.org/web/2020/www.example.com/page.html",
+    "https://www-theguardian-com.cdn.ampproject.org/c/s/www.theguardian.com/world/2024/story",
+    "http://url1234.smallshop.com/ls/click?upn=abcdef",
+    "https://u1234567.ct.sendgrid.net/ls/click?upn=abcdef",
+    "https://www.gravatar.com/avatar/205e460b479e2e5b48aec07710c08d50",
+    "https://news.example.com/unsubscribe/5f1e2d3c4b5a69788796a5b4c3d2e1f0",
+    "https://shop-example.de/account/reset/9f86d081884c7d659a2feaa0c55ad015a3bf4f1b/",
+    "https://cdn.example.com/9f86d081884c7d659a2feaa0c55ad015/app.js",
+    "https://dash.example-host.com/abc123/example.com/dns",
+    "https://conference2024.example.org/program",
+    "https://www.example.com/assets/docs/manual.html",
+    "https://smith-accounting.co.uk/services/payroll",
+    "https://allegro.pl/oferta/rower-miejski-28-123456789",
+    "https://www.mercadolivre.com.br/ofertas",
+    "https://simplilearn.com/",
 };
 
 }  // namespace

@@ -2,13 +2,15 @@
 // URLs of the corpora (TRAIN splits only; never tune on dev). Not a unit
 // test (the file name does not end in _test.cc, so CMake does not build it).
 //
-// Build and run (after building the library in /work/build-url):
+// Build and run (after building the library in /work/build-url, or use your
+// own build directory in its place):
 //   g++ -std=c++20 -O2 -I libscamcheck/src -I libscamcheck/include
 //       -I /work/build-url/libscamcheck/include tests/unit/url/measure_urls.cc
 //       /work/build-url/libscamcheck/libscamcheck.a
 //       $(pkg-config --libs libcurl libpsl libidn2 icu-i18n icu-uc libutf8proc re2)
 //       -lsimdjson -o /tmp/measure_urls
-//   /tmp/measure_urls [corpus_dir] [data_dir] [--split train|dev] [--show KEY|flagged|missed]
+//   /tmp/measure_urls [corpus_dir] [data_dir] [--split train|dev] [--show KEY|flagged|missed|all]
+//                     [--dump DIR]  (writes each set's URLs to DIR/<set>.txt)
 // corpus_dir defaults to ../shared/corpus, data_dir to libscamcheck/data.
 //
 // A URL counts as flagged when its URL findings alone reach the scoring
@@ -38,12 +40,17 @@ using namespace scamcheck::internal;
 namespace {
 
 const std::map<std::string, double> kWeights = {
-    {"brand_lookalike", 40}, {"brand_in_subdomain", 40}, {"brand_in_path", 20},
-    {"punycode_domain", 20}, {"ip_address_host", 40},   {"userinfo_trick", 40},
-    {"url_shortener", 8},    {"risky_tld", 20},          {"many_subdomains", 8},
-    {"nonstandard_port", 20}, {"insecure_login_page", 20}, {"script_url", 40},
-    {"free_hosting", 20},    {"phishing_keywords_in_url", 20}, {"random_domain", 8},
-    {"obfuscated_url", 20},  {"defanged_link", 8},
+    {"brand_lookalike", 40},     {"brand_in_subdomain", 40},
+    {"brand_in_path", 20},       {"punycode_domain", 20},
+    {"ip_address_host", 40},     {"userinfo_trick", 40},
+    {"url_shortener", 8},        {"risky_tld", 20},
+    {"many_subdomains", 8},      {"nonstandard_port", 20},
+    {"insecure_login_page", 20}, {"script_url", 40},
+    {"free_hosting", 20},        {"phishing_keywords_in_url", 20},
+    {"random_domain", 8},        {"obfuscated_url", 20},
+    {"defanged_link", 8},        {"hijacked_site_path", 20},
+    {"random_code_folder", 20},  {"domain_in_path", 20},
+    {"hosting_server_name", 20},
 };
 
 double total_of(const Findings& fs) {
@@ -91,6 +98,7 @@ int main(int argc, char** argv) {
   std::string data_dir = "libscamcheck/data";
   std::string split = "train";
   std::string show;
+  std::string dump;  // directory: write each set's URLs to <dir>/<set>.txt
   std::vector<std::string> pos;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -98,6 +106,8 @@ int main(int argc, char** argv) {
       split = argv[++i];
     } else if (a == "--show" && i + 1 < argc) {
       show = argv[++i];
+    } else if (a == "--dump" && i + 1 < argc) {
+      dump = argv[++i];
     } else {
       pos.push_back(a);
     }
@@ -115,7 +125,8 @@ int main(int argc, char** argv) {
   std::vector<Set> sets;
   for (const char* c : {"urls_jpcert", "urls_phishing_database"}) {
     Set s{c, true, {}};
-    for (auto& [label, text] : read_jsonl(corpus + "/" + c + "/" + split + ".jsonl")) s.urls.push_back(text);
+    for (auto& [label, text] : read_jsonl(corpus + "/" + c + "/" + split + ".jsonl"))
+      s.urls.push_back(text);
     sets.push_back(std::move(s));
   }
   Set dscam{"domains:scam", true, {}}, dham{"domains:ham", false, {}};
@@ -163,6 +174,12 @@ int main(int argc, char** argv) {
   sets.push_back(std::move(legit));
   sets.push_back(std::move(sa));
 
+  if (!dump.empty()) {
+    for (const Set& s : sets) {
+      std::ofstream f(dump + "/" + s.name + ".txt");
+      for (const std::string& u : s.urls) f << u << "\n";
+    }
+  }
   std::printf("split=%s data=%s\n\n", split.c_str(), data_dir.c_str());
   std::printf("%-24s %6s %8s %8s\n", "set", "n", "flagged", "med/high");
   std::map<std::string, std::map<std::string, int>> key_hits;
@@ -185,14 +202,15 @@ int main(int argc, char** argv) {
         keys.insert(x.key);
         auto it = kWeights.find(x.key);
         if (it != kWeights.end() && it->second >= 20 && it->second * x.strength >= 17.8) mh = true;
-        if (x.end <= x.start || x.end > u.size()) std::printf("BAD SPAN %s %s\n", x.key.c_str(), u.c_str());
+        if (x.end <= x.start || x.end > u.size())
+          std::printf("BAD SPAN %s %s\n", x.key.c_str(), u.c_str());
       }
       for (const std::string& key : keys) key_hits[s.name][key]++;
       flagged += f;
       medhigh += mh;
       bool print = (show == "flagged" && f) || (show == "missed" && !f && s.scam) ||
-                   (!show.empty() && keys.count(show));
-      if (print && (show != "flagged" || !s.scam)) {
+                   (show == "all" && !fs.empty()) || (!show.empty() && keys.count(show));
+      if (print && ((show != "flagged" && show != "all") || !s.scam)) {
         std::printf("  [%s] %.0f %s :", s.name.c_str(), total, u.c_str());
         for (const Finding& x : fs) {
           std::printf(" %s(%.2f)='%s'", x.key.c_str(), x.strength,

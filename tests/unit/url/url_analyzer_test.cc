@@ -1,5 +1,7 @@
 // URL analysis end to end: link in text -> findings whose evidence is the
 // verbatim part of the text that caused them.
+#include "url/url_analyzer.h"
+
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
@@ -11,7 +13,6 @@
 
 #include "data/data_source.h"
 #include "extract/links.h"
-#include "url/url_analyzer.h"
 #include "url/url_input.h"
 
 using namespace scamcheck;
@@ -81,8 +82,9 @@ TEST_CASE("official brand domains are not suspicious by themselves") {
        {"https://www.paypal.com/signin", "https://meine.deutsche-bank.de/login",
         "https://www.sparkasse-hannover.de/de/home/onlinebanking.html",
         "https://www.amazon.co.jp/gp/css/order-history", "https://accounts.google.com/signin/v2",
-        "https://login.microsoftonline.com/common/oauth2", "https://www.dhl.de/de/privatkunden.html",
-        "https://www.google.com/search?q=paypal+login", "https://www.elster.de/eportal/login",
+        "https://login.microsoftonline.com/common/oauth2",
+        "https://www.dhl.de/de/privatkunden.html", "https://www.google.com/search?q=paypal+login",
+        "https://www.elster.de/eportal/login",
         "https://www.gov.uk/log-in-register-hmrc-online-services", "https://www.google.com.uy/"}) {
     Outcome o = run(text);
     CAPTURE(text);
@@ -159,11 +161,12 @@ TEST_CASE("brand_in_path") {
 TEST_CASE("brand_in_path: whole words, official domains as directories") {
   CHECK_FALSE(run("https://lists.example.net/listinfo/sitescooper-talk").has("brand_in_path"));
   CHECK_FALSE(run("https://www.example.org/interactive/map").has("brand_in_path"));
-  CHECK(run("https://www.example.org/uploads/paypal.com/webapps/x/websrc").evidence["brand_in_path"] ==
-        "paypal");
+  CHECK(run("https://www.example.org/uploads/paypal.com/webapps/x/websrc")
+            .evidence["brand_in_path"] == "paypal");
   CHECK(run("https://www.example.org/paypallogin/index.php").evidence["brand_in_path"] == "paypal");
   // A redirect to the brand's own site is not an impersonation.
-  CHECK_FALSE(run("https://tracker.example.com/click?u=http://www.apple.com/uk/").has("brand_in_path"));
+  CHECK_FALSE(
+      run("https://tracker.example.com/click?u=http://www.apple.com/uk/").has("brand_in_path"));
   // Brand names glued to keywords inside host labels.
   Outcome o = run("https://secureappleverification.example-host.com/x");
   CHECK(o.evidence["brand_in_subdomain"] == "apple");
@@ -329,9 +332,12 @@ TEST_CASE("a missing data directory is an error, not a crash") {
 }
 
 TEST_CASE("one analyzer, many threads") {
-  std::vector<std::string> texts = {
-      "https://paypal.com.secure-login.xyz/", "https://paypa1.com/login", "bit.ly/abc",
-      "https://www.paypal.com/signin", "http://185.23.4.5/paypal/", "https://xn--pypal-4ve.com/"};
+  std::vector<std::string> texts = {"https://paypal.com.secure-login.xyz/",
+                                    "https://paypa1.com/login",
+                                    "bit.ly/abc",
+                                    "https://www.paypal.com/signin",
+                                    "http://185.23.4.5/paypal/",
+                                    "https://xn--pypal-4ve.com/"};
   std::vector<size_t> expected;
   for (const auto& t : texts) expected.push_back(run(t).evidence.size());
   std::vector<std::thread> threads;

@@ -1,4 +1,6 @@
 // The URL stage's data files: documented, well-formed, consistent.
+#include "url/url_lists.h"
+
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
@@ -7,15 +9,14 @@
 #include "data/data_source.h"
 #include "url/public_suffix.h"
 #include "url/url_checks.h"
-#include "url/url_lists.h"
 
 using namespace scamcheck::internal;
 
 namespace {
 
-const char* const kTextLists[] = {"lists/risky_tlds.txt",         "lists/shorteners.txt",
-                                  "lists/free_hosting.txt",       "lists/brand_mention_sites.txt",
-                                  "lists/url_keywords.txt",       "lists/rare_bigrams.txt"};
+const char* const kTextLists[] = {"lists/risky_tlds.txt",   "lists/shorteners.txt",
+                                  "lists/free_hosting.txt", "lists/brand_mention_sites.txt",
+                                  "lists/url_keywords.txt", "lists/rare_bigrams.txt"};
 
 std::string read(const char* path) {
   auto r = DataSource(SCAMCHECK_DATA_DIR).read(path);

@@ -1,5 +1,7 @@
 // URL splitting, host normalization (IPv4 forms, IDN), refanging and the
 // Public Suffix List helpers.
+#include "url/url_parse.h"
+
 #include <doctest/doctest.h>
 
 #include <string>
@@ -7,7 +9,6 @@
 #include "url/public_suffix.h"
 #include "url/refang.h"
 #include "url/url_input.h"
-#include "url/url_parse.h"
 
 using namespace scamcheck::internal;
 
