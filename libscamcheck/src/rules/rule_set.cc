@@ -101,7 +101,6 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       return Status::resource_exhausted(name + ": rules exceed the RE2 set memory budget");
     }
   }
-  set->warm_up();
   return set;
 }
 
@@ -137,19 +136,6 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     out.push_back(std::move(f));
   }
   return {};
-}
-
-void RuleSet::warm_up() const {
-  // RE2 builds DFA states and a rule's reverse program lazily, on first
-  // use; matching every rule's examples once here moves most of that cost
-  // from the first messages a process sees to create().
-  Findings scratch;
-  for (const Rule& rule : rules_) {
-    for (const std::string& example : rule.match_examples) {
-      (void)match(NormalizedText(example), scratch);
-      scratch.clear();
-    }
-  }
 }
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {

@@ -54,8 +54,6 @@ class RuleSet {
   static bool matches(const Rule& rule, std::string_view text);
 
  private:
-  void warm_up() const;
-
   // Rules in file order; sets_[i] holds rules [i * kRulesPerSet, ...).
   static constexpr std::size_t kRulesPerSet = 32;
   std::vector<Rule> rules_;
