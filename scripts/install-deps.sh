@@ -11,6 +11,7 @@ packages=(
   libre2-dev libsimdjson-dev rapidjson-dev libutf8proc-dev libicu-dev
   libcurl4-openssl-dev libpsl-dev libidn2-dev publicsuffix
   libfmt-dev
+  libgmime-3.0-dev libgumbo-dev     # email: MIME decoding, HTML parsing
   # adapters
   libcli11-dev libspdlog-dev
   # tests and benchmarks

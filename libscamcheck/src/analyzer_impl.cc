@@ -71,15 +71,16 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   return std::unique_ptr<Analyzer>(std::move(a));
 }
 
-Status AnalyzerImpl::detect_text(std::string_view content, Findings& findings,
-                                 Report& report) const {
-  const NormalizedText normalized(content);
+Status AnalyzerImpl::detect_text(std::string_view text, std::string_view location,
+                                 Findings& findings, Report& report) const {
+  const std::size_t first = findings.size();
+  const NormalizedText normalized(text);
   if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
-  unicode_->check(content, findings);
-  for (const LinkMatch& link : extract_links(content)) {
+  unicode_->check(text, findings);
+  for (const LinkMatch& link : extract_links(text)) {
     UrlInfo info;
     const std::size_t before = findings.size();
-    urls_->analyze(content, link, findings, info);
+    urls_->analyze(text, link, findings, info);
     // A link nothing is known against is still how most scams want to be
     // answered: it counts, a little, next to other signs of a scam.
     if (findings.size() == before && !urls_->is_official(info.registrable_domain)) {
@@ -92,6 +93,7 @@ Status AnalyzerImpl::detect_text(std::string_view content, Findings& findings,
     }
     report.urls.push_back(std::move(info));
   }
+  for (std::size_t i = first; i < findings.size(); ++i) findings[i].location = location;
   return {};
 }
 
@@ -124,7 +126,7 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
   Findings findings;
   if (kind == Kind::kUrl) {
     detect_url(content, findings, report);
-  } else if (Status s = detect_text(content, findings, report); !s.ok()) {
+  } else if (Status s = detect_text(content, "content", findings, report); !s.ok()) {
     return s;
   }
   // Context-only evidence (a phone number, an IBAN) needs a real sign nearby.
@@ -148,7 +150,12 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;
   report.verdict = score.verdict;
-  explain(*texts_, *findings, score, content, locale, report);
+  explain(
+      *texts_, *findings, score,
+      [&](std::string_view location) {
+        return location == "content" ? content : std::string_view();
+      },
+      locale, report);
 
   report.id = "rpt_" + new_ulid();
   report.created_at = utc_now_iso8601();

@@ -36,7 +36,9 @@ class AnalyzerImpl final : public Analyzer {
   AnalyzerImpl() = default;
 
   // Collects the findings of one text or URL input.
-  Status detect_text(std::string_view content, Findings& findings, Report& report) const;
+  // Runs the text stages over `text`; findings get `location`.
+  Status detect_text(std::string_view text, std::string_view location, Findings& findings,
+                     Report& report) const;
   void detect_url(std::string_view content, Findings& findings, Report& report) const;
 
   std::unique_ptr<Texts> texts_;

@@ -22,7 +22,7 @@ std::string join_reasons(const Catalog& catalog, const std::vector<std::string>&
 }  // namespace
 
 void explain(const Texts& texts, const Findings& findings, const Score& score,
-             std::string_view content, std::string_view locale, Report& report) {
+             const TextOf& text_of, std::string_view locale, Report& report) {
   const Catalog& catalog = texts.catalog(locale);
   report.locale = catalog.locale;
   const int v = static_cast<int>(score.verdict);
@@ -33,7 +33,8 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   for (std::size_t i : score.ranked) {
     const Finding& f = findings[i];
     const GlossaryEntry* entry = texts.find(f.key);
-    if (!entry || f.end <= f.start || f.end > content.size()) continue;  // no evidence, no signal
+    const std::string_view source = text_of(f.location);
+    if (!entry || f.end <= f.start || f.end > source.size()) continue;  // no evidence, no signal
     // One signal per key and evidence span.
     bool duplicate =
         std::any_of(report.signals.begin(), report.signals.end(), [&](const Signal& s) {
@@ -47,7 +48,7 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     Signal s;
     s.key = f.key;
     s.severity = entry->default_severity;
-    s.evidence = std::string(content.substr(f.start, f.end - f.start));
+    s.evidence = std::string(source.substr(f.start, f.end - f.start));
     s.location = f.location;
     s.span = {f.start, f.end};
     s.explanation = t.explanation;

@@ -3,6 +3,7 @@
 #ifndef SCAMCHECK_EXPLAIN_EXPLAIN_H_
 #define SCAMCHECK_EXPLAIN_EXPLAIN_H_
 
+#include <functional>
 #include <string_view>
 
 #include "detect/finding.h"
@@ -12,10 +13,15 @@
 
 namespace scamcheck::internal {
 
-// Fills report.signals, summary_plain, actions, risk_text and locale.
-// `source` resolves a finding's location to the text its span indexes.
+// Resolves a finding's location ("content", "header:From", "body:html") to
+// the text its span indexes.
+using TextOf = std::function<std::string_view(std::string_view location)>;
+
+// Fills report.signals, summary_plain, actions, risk_text and locale. A
+// finding whose span does not fit the text of its location is dropped: no
+// evidence, no signal.
 void explain(const Texts& texts, const Findings& findings, const Score& score,
-             std::string_view content, std::string_view locale, Report& report);
+             const TextOf& text_of, std::string_view locale, Report& report);
 
 }  // namespace scamcheck::internal
 

@@ -1,0 +1,82 @@
+// Email-specific signals: headers, HTML bodies and attachments. Text rules
+// and link analysis of the decoded bodies run in the text pipeline
+// (analyzer_impl.cc); these add what only an email has.
+#ifndef SCAMCHECK_EMAIL_EMAIL_CHECKS_H_
+#define SCAMCHECK_EMAIL_EMAIL_CHECKS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/data_source.h"
+#include "decode/mime.h"
+#include "detect/finding.h"
+#include "scamcheck/status.h"
+#include "url/url_analyzer.h"
+
+namespace scamcheck::internal {
+
+// Header checks: display name impersonating a brand or person while the
+// address is elsewhere; From domain lookalike of a brand; Reply-To /
+// Return-Path registrable domain differing from From's; failed SPF / DKIM /
+// DMARC (Authentication-Results, Received-SPF) for a sender claiming a
+// brand; Message-ID domain unrelated to From; Received chain anomalies;
+// unusual Date. Findings carry location EmailHeader::location() and spans
+// into EmailHeader::value. Recipient headers (To, Cc, Bcc, Delivered-To,
+// X-Original-To, envelope lines) are never evidence.
+class HeaderChecker {
+ public:
+  static Result<std::unique_ptr<HeaderChecker>> load(const DataSource& data,
+                                                     const UrlAnalyzer& urls);
+  virtual ~HeaderChecker() = default;
+  virtual void check(const ParsedEmail& email, Findings& out) const = 0;
+};
+
+// Text of an HTML part that a reader sees, with a map back to the HTML
+// source: the text pipeline runs over `text`, and a span [s, e) of it maps
+// to source bytes [source_start[s], source_end[e - 1]).
+struct VisibleText {
+  std::string text;
+  std::vector<std::uint32_t> source_start;  // per byte of `text`
+  std::vector<std::uint32_t> source_end;    // per byte of `text`
+  // Links (<a href>) with their span in the HTML source (the href value).
+  struct Link {
+    std::size_t href_start = 0, href_end = 0;  // the href attribute value in the source
+    std::string href;                          // entity-decoded
+  };
+  std::vector<Link> links;
+};
+
+// HTML checks on one decoded HTML part (location "body:html", spans into the
+// HTML source): link text showing one domain while the href goes to
+// another; <form> elements and password fields; hidden text (display:none,
+// zero font size, white on white); obfuscated or encoded links. Tracking
+// pixels are not signals on their own.
+class HtmlChecker {
+ public:
+  static Result<std::unique_ptr<HtmlChecker>> load(const DataSource& data, const UrlAnalyzer& urls);
+  virtual ~HtmlChecker() = default;
+  // Appends HTML findings for `html` and fills `visible` (for the text
+  // pipeline). `location` is the part's location.
+  virtual void check(std::string_view html, const std::string& location, Findings& out,
+                     VisibleText& visible) const = 0;
+};
+
+// Attachment checks (location "attachment:<filename>", spans into the
+// filename): dangerous types and extensions (executables, scripts, .lnk,
+// .iso, .img, macro-enabled Office files, .html/.htm attachments with
+// forms), double extensions, archives named as invoices; and, with the
+// body texts, a password for an archive given in the body.
+class AttachmentChecker {
+ public:
+  static Result<std::unique_ptr<AttachmentChecker>> load(const DataSource& data);
+  virtual ~AttachmentChecker() = default;
+  virtual void check(const ParsedEmail& email, Findings& out) const = 0;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_EMAIL_EMAIL_CHECKS_H_
