@@ -669,7 +669,9 @@ void UrlChecker::check_host_names(State& st) const {
                 (lm.kind == LookalikeKind::kContainsBrand || lm.pos > 0 || lm.len < label.size());
     Range r = part ? hm.part(rl.off + lm.pos, lm.len) : hm.part(rl.off, host.size() - rl.off);
     double strength = 1.0;
-    if (lm.kind == LookalikeKind::kContainsBrand && !lm.word) {
+    // Positions index the ASCII label only; an IDN match keeps strength 1.
+    if (lm.kind == LookalikeKind::kContainsBrand && !lm.word && uni_label == label &&
+        lm.pos + lm.len <= label.size()) {
       // "paypal-secure" (the brand as a word) is stronger than "9to5google"
       // (glued to other letters on one side), stronger than a brand inside
       // a word ("huaweicloud"); short names (<= 5 letters: "aeon", "orico")
