@@ -27,28 +27,45 @@ struct EmailPart {
   Type type = Type::kText;
   std::string content_type;  // lower case, e.g. "text/plain", "application/zip"
   std::string filename;      // decoded (RFC 2231/2047); empty if none
-  std::string text;          // kText/kHtml: decoded body as valid UTF-8
-  std::string head;          // kAttachment: first bytes of the decoded content (magic)
-  std::size_t size = 0;      // decoded size in bytes
-  int depth = 0;             // nesting of message/rfc822 (0 = the message itself)
-  std::string location;      // "body", "body#2", "body:html", "attachment:<filename>"
+  // kText/kHtml: decoded body as valid UTF-8 (at most 1 MiB). kAttachment:
+  // the same for text/* attachments and HTML/SVG/HTA file names (for checks
+  // such as forms in an .html attachment), else empty. Spans of attachment
+  // signals index into `filename`, never into this.
+  std::string text;
+  std::string head;      // kAttachment: first 512 bytes of the decoded content (magic)
+  std::size_t size = 0;  // decoded size in bytes
+  int depth = 0;         // nesting of message/rfc822 (0 = the message itself)
+  // "body", "body#2", "body:html", "body:html#2", "attachment:<filename>",
+  // "attachment:<filename>#2" (same name twice), "attachment:part<N>" (no
+  // filename; N = 1-based index in ParsedEmail::parts).
+  std::string location;
 };
 
 struct ParsedEmail {
-  std::vector<EmailHeader> headers;  // of the top-level message, in order
-  std::vector<EmailPart> parts;      // depth-first order
+  // The top-level header block in order, Content-* headers included (not
+  // those of parts or of nested messages). At most 1000.
+  std::vector<EmailHeader> headers;
+  // Leaf parts, depth-first, including those of nested message/rfc822
+  // (depth > 0); multiparts themselves are not listed, except that one whose
+  // boundary never occurs is a kText part holding its raw content. At most
+  // 200.
+  std::vector<EmailPart> parts;
 
-  // The decoded text a location's spans index into; empty if unknown.
+  // The decoded text a location's spans index into: a header's value, a
+  // text/HTML part's text, an attachment's filename; empty if unknown.
   std::string_view text_of(std::string_view location) const;
   // Headers named `name` (case-insensitive), in order.
   std::vector<const EmailHeader*> find(std::string_view name) const;
 };
 
 // Parses `raw` best effort, like a mail client: a leading mbox "From " line
-// is skipped, malformed structure is tolerated, unknown charsets fall back
-// to Latin-1 / replacement characters so every decoded text is valid UTF-8.
-// Errors only for input that is not a message at all (kInvalidArgument).
-// Thread-safe (GMime is initialised once per process).
+// is skipped, malformed structure is tolerated (a line that is not a header
+// ends the headers when no header follows it; input without any headers is
+// one text body), unknown charsets fall back to UTF-8 if valid, else
+// Windows-1252, and ill-formed UTF-8 becomes U+FFFD, so every decoded text
+// is valid UTF-8. Errors only for input that is empty or blank after the
+// From line (kInvalidArgument). Thread-safe: GMime is initialised once per
+// process and every GMime object is local to the call.
 Result<ParsedEmail> parse_email(std::string_view raw);
 
 }  // namespace scamcheck::internal
