@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "url/brands.h"
+#include "url/public_suffix.h"
 #include "url/refang.h"
 #include "url/url_checks.h"
 #include "url/url_lists.h"
@@ -38,6 +39,11 @@ class UrlAnalyzerImpl final : public UrlAnalyzer {
   const std::vector<std::string>& brand_names() const override {
     return checker_->brands().names();
   }
+
+  const BrandTable& brand_table() const override { return checker_->brands(); }
+
+  std::string registrable_domain(std::string_view host) const override;
+  DomainLookalike lookalike_brand(std::string_view host) const override;
 
  private:
   std::unique_ptr<UrlChecker> checker_;
@@ -112,6 +118,102 @@ void UrlAnalyzerImpl::analyze(std::string_view text, const LinkMatch& link, Find
     auto [s, e] = to_text(sig.range);
     emit(sig.key, s, e, sig.strength);
   }
+}
+
+// A host name as written outside a URL, or "" when it cannot be one (a
+// URL would split it at these characters).
+bool plausible_host(std::string_view host) {
+  if (host.empty() || host.size() > 253) return false;
+  for (char c : host) {
+    auto u = static_cast<unsigned char>(c);
+    if (u <= 0x20 || c == '/' || c == '?' || c == '#' || c == '@' || c == ':' || c == '\\' ||
+        c == '%' || c == '[' || c == ']' || c == '<' || c == '>' || c == '"') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Parses `host` as the host of "http://<host>/"; false unless it is a name.
+bool parse_host(std::string_view host, std::string& url, ParsedUrl& p) {
+  if (!plausible_host(host)) return false;
+  url = "http://";
+  url += host;
+  url += '/';
+  return parse_url(url, p) && p.host_kind == HostKind::kName && !p.host.empty();
+}
+
+// The registrable domain of a normalized host under a real top-level domain
+// ("pop3.norton.antivirus" has none: the list's implicit "*" rule would
+// make up "norton.antivirus").
+std::string known_registrable(std::string_view host) {
+  std::size_t dot = host.rfind('.');
+  if (dot == std::string_view::npos || !is_known_tld(host.substr(dot + 1))) return {};
+  return internal::registrable_domain(host);
+}
+
+std::string UrlAnalyzerImpl::registrable_domain(std::string_view host) const {
+  while (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  if (!plausible_host(host)) return {};
+  bool ascii = true;
+  for (char c : host) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+  if (ascii) {
+    std::string lower_host(host);
+    for (char& c : lower_host) c = lower(c);
+    for (char c : lower_host) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_')) {
+        return {};
+      }
+    }
+    if (lower_host.find("..") != std::string::npos || lower_host.front() == '.') return {};
+    return known_registrable(lower_host);
+  }
+  std::string url;
+  ParsedUrl p;
+  if (!parse_host(host, url, p) || p.idn_failed) return {};
+  return known_registrable(p.host);
+}
+
+UrlAnalyzer::DomainLookalike UrlAnalyzerImpl::lookalike_brand(std::string_view host) const {
+  DomainLookalike r;
+  while (!host.empty() && host.back() == '.') host.remove_suffix(1);
+  std::string url;
+  ParsedUrl p;
+  if (!parse_host(host, url, p)) return r;
+  std::vector<UrlSignal> signals;
+  std::string registrable;
+  checker_->check(url, p, signals, registrable);
+  for (const UrlSignal& sig : signals) {
+    if (sig.key == url_keys::kBrandLookalike) r.strength = std::max(r.strength, sig.strength);
+  }
+  if (r.strength <= 0 || registrable.empty()) return r;
+  // Which brand: the registrable label as a whole, then its hyphen parts
+  // (the URL check also finds brand words glued to keywords; the brand
+  // stays unknown there).
+  r.kind = LookalikeKind::kContainsBrand;
+  std::string_view label(registrable);
+  label = label.substr(0, label.find('.'));
+  std::string skel;
+  ascii_skeleton(label, skel);
+  LookalikeMatch m = checker_->brands().lookalike(label, skel);
+  std::size_t s = 0;
+  while (m.kind == LookalikeKind::kNone && s < label.size()) {
+    std::size_t d = label.find('-', s);
+    std::size_t e = d == std::string_view::npos ? label.size() : d;
+    if (e - s >= 3 && e - s < label.size()) {
+      std::string_view part = label.substr(s, e - s);
+      ascii_skeleton(part, skel);
+      m = checker_->brands().lookalike(part, skel);
+    }
+    if (d == std::string_view::npos) break;
+    s = d + 1;
+  }
+  if (m.kind != LookalikeKind::kNone) {
+    r.kind = m.kind;
+    r.brand = m.brand;
+    r.length = m.len;
+  }
+  return r;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "extract/links.h"
 #include "scamcheck/report.h"
 #include "scamcheck/status.h"
+#include "url/brands.h"
 
 namespace scamcheck::internal {
 
@@ -42,6 +43,33 @@ class UrlAnalyzer {
   // Names of the known brands (lower case, e.g. "paypal", "sparkasse"), for
   // the confusable-word check on text.
   virtual const std::vector<std::string>& brand_names() const = 0;
+
+  // The brand table (data/lists/brands.json) itself, for checks outside
+  // URLs that need to know which brand a name or domain belongs to (email
+  // display names and sender domains).
+  virtual const BrandTable& brand_table() const = 0;
+
+  // The registrable domain (eTLD+1, lower case, IDN as punycode A-labels)
+  // of a host name written anywhere (an email address's domain, a HELO
+  // name): "Mail.PayPal.COM" -> "paypal.com", "bücher.de" ->
+  // "xn--bcher-kva.de". Empty for IP addresses, public suffixes and strings
+  // that are no host name.
+  virtual std::string registrable_domain(std::string_view host) const = 0;
+
+  // Whether `host` (e.g. the domain of a sender address) imitates a brand
+  // the way a link's host would raise brand_lookalike: a look-alike or a
+  // brand glued into the registrable name ("paypa1.com", "amazon-verify.de").
+  // Official domains never do. strength is brand_lookalike's strength
+  // (0 = no look-alike); brand is the imitated brand's index in
+  // brand_table().brands() when known, else -1, and length the length of
+  // the brand's part of the label (0 when unknown).
+  struct DomainLookalike {
+    double strength = 0;
+    int brand = -1;
+    LookalikeKind kind = LookalikeKind::kNone;
+    std::size_t length = 0;
+  };
+  virtual DomainLookalike lookalike_brand(std::string_view host) const = 0;
 };
 
 }  // namespace scamcheck::internal
