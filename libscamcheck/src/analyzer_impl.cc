@@ -1,6 +1,7 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
+#include <set>
 
 #include "explain/explain.h"
 #include "extract/links.h"
@@ -30,6 +31,12 @@ namespace {
 // when it has real weight of its own.
 constexpr double kContextMinWeight = 10;
 
+// Text signs that describe claims a verified brand sender makes truthfully.
+const std::set<std::string_view> kVerifiedSenderClaims = {
+    "impersonation_bank", "impersonation_parcel", "impersonation_authority",
+    "credential_request", "payment_request",      "personal_data_request",
+    "marketing_spam",     "link_in_message",      "contact_phone_number"};
+
 std::string_view trim(std::string_view s) {
   auto space = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -40,6 +47,15 @@ std::string_view trim(std::string_view s) {
 }
 
 }  // namespace
+
+// input_tokens of an email: the word runs of the texts analysed (decoded
+// header values and parts), since its raw bytes need not be UTF-8.
+std::int64_t count_email_tokens(const ParsedEmail& email) {
+  std::int64_t n = 0;
+  for (const EmailHeader& h : email.headers) n += count_word_runs(h.value);
+  for (const EmailPart& p : email.parts) n += count_word_runs(p.text);
+  return n;
+}
 
 Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   std::unique_ptr<AnalyzerImpl> a(new AnalyzerImpl());
@@ -64,6 +80,16 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   auto unicode = UnicodeChecker::create(a->urls_->brand_names());
   if (!unicode.ok()) return unicode.status();
   a->unicode_ = std::move(unicode).value();
+
+  auto headers = HeaderChecker::load(data, *a->urls_);
+  if (!headers.ok()) return headers.status();
+  a->headers_ = std::move(headers).value();
+  auto html = HtmlChecker::load(data, *a->urls_);
+  if (!html.ok()) return html.status();
+  a->html_ = std::move(html).value();
+  auto attachments = AttachmentChecker::load(data);
+  if (!attachments.ok()) return attachments.status();
+  a->attachments_ = std::move(attachments).value();
 
   auto scorer = Scorer::load(data, *a->texts_);
   if (!scorer.ok()) return scorer.status();
@@ -97,6 +123,78 @@ Status AnalyzerImpl::detect_text(std::string_view text, std::string_view locatio
   return {};
 }
 
+// Links analyzed per HTML part at most: a message with thousands of links
+// should not cost thousands of URL analyses.
+constexpr std::size_t kMaxHtmlLinks = 200;
+
+void AnalyzerImpl::detect_html(const EmailPart& part, Findings& findings, Report& report) const {
+  VisibleText visible;
+  html_->check(part.text, part.location, findings, visible);
+  // The text stages read what a person sees; their spans map back to the
+  // HTML source, which is what evidence of location body:html quotes.
+  const std::size_t first = findings.size();
+  (void)detect_text(visible.text, part.location, findings, report);
+  for (std::size_t i = first; i < findings.size(); ++i) {
+    Finding& f = findings[i];
+    if (f.end <= f.start || f.end > visible.text.size()) {
+      f.end = f.start;  // dropped by explain(): no evidence, no signal
+      continue;
+    }
+    f.start = visible.source_start[f.start];
+    f.end = visible.source_end[f.end - 1];
+  }
+  std::size_t analyzed = 0;
+  for (const VisibleText::Link& l : visible.links) {
+    if (++analyzed > kMaxHtmlLinks) break;
+    LinkMatch link;
+    link.start = l.href_start;
+    link.end = l.href_end;
+    link.url = l.href;
+    link.had_scheme = l.href.find(':') != std::string::npos;
+    UrlInfo info;
+    const std::size_t before = findings.size();
+    urls_->analyze(part.text, link, findings, info);
+    for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
+    report.urls.push_back(std::move(info));
+  }
+}
+
+Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
+                                  Report& report) const {
+  headers_->check(email, findings);
+  for (const EmailHeader* subject : email.find("Subject")) {
+    if (Status s = detect_text(subject->value, subject->location(), findings, report); !s.ok()) {
+      return s;
+    }
+  }
+  for (const EmailPart& part : email.parts) {
+    if (part.type == EmailPart::Type::kText) {
+      if (Status s = detect_text(part.text, part.location, findings, report); !s.ok()) return s;
+    } else if (part.type == EmailPart::Type::kHtml) {
+      detect_html(part, findings, report);
+    }
+  }
+  attachments_->check(email, findings);
+  if (headers_->verified_brand_sender(email)) {
+    // A brand's verified mail naming the brand, asking to pay or to reset a
+    // password is what it claims to be; its links, attachments and header
+    // anomalies still count.
+    std::erase_if(findings, [](const Finding& f) {
+      return f.location.rfind("header:", 0) != 0 && kVerifiedSenderClaims.count(f.key) > 0;
+    });
+  }
+  // One entry per URL, however often the message repeats it.
+  std::vector<UrlInfo> unique;
+  for (UrlInfo& u : report.urls) {
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const UrlInfo& x) { return x.url == u.url; })) {
+      unique.push_back(std::move(u));
+    }
+  }
+  report.urls = std::move(unique);
+  return {};
+}
+
 void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Report& report) const {
   // One URL, scheme optional, defanged or not (validate() ruled out blank).
   UrlInfo info;
@@ -105,7 +203,7 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
 }
 
 Status AnalyzerImpl::validate(std::string_view content, Kind kind) {
-  if (kind != Kind::kText && kind != Kind::kUrl) {
+  if (kind != Kind::kText && kind != Kind::kUrl && kind != Kind::kEmail) {
     if (parse_kind(to_string(kind))) {
       return Status::unimplemented("kind '" + std::string(to_string(kind)) +
                                    "' is not supported by this build yet");
@@ -116,15 +214,24 @@ Status AnalyzerImpl::validate(std::string_view content, Kind kind) {
     return Status::out_of_range("content is " + std::to_string(content.size()) +
                                 " bytes; at most " + std::to_string(kMaxContentBytes) + " allowed");
   }
-  if (!is_valid_utf8(content)) return Status::invalid_argument("content is not valid UTF-8");
+  // An email is raw bytes in any charset (CONTRACT §1); its decoded parts are UTF-8.
+  if (kind != Kind::kEmail && !is_valid_utf8(content)) {
+    return Status::invalid_argument("content is not valid UTF-8");
+  }
   if (trim(content).empty()) return Status::invalid_argument("content is empty");
   return {};
 }
 
-Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report) const {
+Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report,
+                                      ParsedEmail* email) const {
   if (Status s = validate(content, kind); !s.ok()) return s;
   Findings findings;
-  if (kind == Kind::kUrl) {
+  if (kind == Kind::kEmail) {
+    auto parsed = parse_email(content);
+    if (!parsed.ok()) return parsed.status();
+    if (Status s = detect_email(*parsed, findings, report); !s.ok()) return s;
+    if (email) *email = std::move(parsed).value();
+  } else if (kind == Kind::kUrl) {
     detect_url(content, findings, report);
   } else if (Status s = detect_text(content, "content", findings, report); !s.ok()) {
     return s;
@@ -143,24 +250,28 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
                                      std::string_view locale) const {
   Report report;
   report.kind = kind;
-  auto findings = detect(content, kind, report);
+  ParsedEmail email;
+  auto findings = detect(content, kind, report, &email);
   if (!findings.ok()) return findings.status();
+
+  const TextOf text_of = [&](std::string_view location) {
+    return location == "content" ? content : email.text_of(location);
+  };
+  // No evidence, no signal, and no weight either.
+  std::erase_if(*findings, [&](const Finding& f) {
+    return f.end <= f.start || f.end > text_of(f.location).size();
+  });
 
   const Score score = scorer_->score(*findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;
   report.verdict = score.verdict;
-  explain(
-      *texts_, *findings, score,
-      [&](std::string_view location) {
-        return location == "content" ? content : std::string_view();
-      },
-      locale, report);
+  explain(*texts_, *findings, score, text_of, locale, report);
 
   report.id = "rpt_" + new_ulid();
   report.created_at = utc_now_iso8601();
   report.model_used = "heuristic-fallback";
-  report.input_tokens = count_word_runs(content);
+  report.input_tokens = kind == Kind::kEmail ? count_email_tokens(email) : count_word_runs(content);
   report.output_tokens = 0;
   return report;
 }

@@ -6,7 +6,9 @@
 
 #include <memory>
 
+#include "decode/mime.h"
 #include "detect/unicode_checks.h"
+#include "email/email_checks.h"
 #include "explain/glossary.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
@@ -27,7 +29,10 @@ class AnalyzerImpl final : public Analyzer {
 
   // The raw findings for valid input (also fills report.urls); analyze()
   // scores and explains them. Exposed for tests and tools.
-  Result<Findings> detect(std::string_view content, Kind kind, Report& report) const;
+  // For kind email, `email` (if given) receives the decoded message, whose
+  // header and part texts the findings' spans index into.
+  Result<Findings> detect(std::string_view content, Kind kind, Report& report,
+                          ParsedEmail* email = nullptr) const;
 
   // Checks the input against CONTRACT §1's limits.
   static Status validate(std::string_view content, Kind kind);
@@ -39,6 +44,8 @@ class AnalyzerImpl final : public Analyzer {
   // Runs the text stages over `text`; findings get `location`.
   Status detect_text(std::string_view text, std::string_view location, Findings& findings,
                      Report& report) const;
+  Status detect_email(const ParsedEmail& email, Findings& findings, Report& report) const;
+  void detect_html(const EmailPart& part, Findings& findings, Report& report) const;
   void detect_url(std::string_view content, Findings& findings, Report& report) const;
 
   std::unique_ptr<Texts> texts_;
@@ -46,6 +53,9 @@ class AnalyzerImpl final : public Analyzer {
   std::unique_ptr<UrlAnalyzer> urls_;
   std::unique_ptr<UnicodeChecker> unicode_;
   std::unique_ptr<Scorer> scorer_;
+  std::unique_ptr<HeaderChecker> headers_;
+  std::unique_ptr<HtmlChecker> html_;
+  std::unique_ptr<AttachmentChecker> attachments_;
 };
 
 }  // namespace scamcheck::internal

@@ -27,12 +27,17 @@ namespace scamcheck::internal {
 // unusual Date. Findings carry location EmailHeader::location() and spans
 // into EmailHeader::value. Recipient headers (To, Cc, Bcc, Delivered-To,
 // X-Original-To, envelope lines) are never evidence.
+// Keeps a reference to `urls`, which must outlive the checker.
 class HeaderChecker {
  public:
   static Result<std::unique_ptr<HeaderChecker>> load(const DataSource& data,
                                                      const UrlAnalyzer& urls);
   virtual ~HeaderChecker() = default;
   virtual void check(const ParsedEmail& email, Findings& out) const = 0;
+  // True if the From address is on a known brand's official domain and the
+  // receiving server's topmost Authentication-Results says dmarc=pass: the
+  // mail verifiably comes from that brand.
+  virtual bool verified_brand_sender(const ParsedEmail& email) const = 0;
 };
 
 // Text of an HTML part that a reader sees, with a map back to the HTML
@@ -42,7 +47,8 @@ struct VisibleText {
   std::string text;
   std::vector<std::uint32_t> source_start;  // per byte of `text`
   std::vector<std::uint32_t> source_end;    // per byte of `text`
-  // Links (<a href>) with their span in the HTML source (the href value).
+  // Web and script links (<a href>; not mailto:, tel:, cid: or fragments)
+  // with their span in the HTML source (the href value).
   struct Link {
     std::size_t href_start = 0, href_end = 0;  // the href attribute value in the source
     std::string href;                          // entity-decoded

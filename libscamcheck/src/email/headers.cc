@@ -45,6 +45,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
         providers_(std::move(providers)) {}
 
   void check(const ParsedEmail& email, Findings& out) const override;
+  bool verified_brand_sender(const ParsedEmail& email) const override;
 
  private:
   // What the From header says about the sender.
@@ -143,6 +144,19 @@ void HeaderCheckerImpl::check(const ParsedEmail& email, Findings& out) const {
   check_auth(email, sender, out);
   check_received(email, out);
   check_date(email, out);
+}
+
+bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
+  Sender sender;
+  Findings ignored;
+  read_sender(email, sender, ignored);
+  if (!sender.official) return false;
+  std::vector<const EmailHeader*> results = email.find("Authentication-Results");
+  if (results.empty()) return false;
+  for (const AuthResult& r : parse_auth_results(results.front()->value)) {
+    if (r.method == AuthResult::Method::kDmarc && lower_ascii(r.result) == "pass") return true;
+  }
+  return false;
 }
 
 void HeaderCheckerImpl::read_sender(const ParsedEmail& email, Sender& s, Findings& out) const {
