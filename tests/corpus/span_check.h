@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+#include "decode/mime.h"
+
 namespace scamcheck::testing {
 
 struct Record {
@@ -124,21 +126,31 @@ inline std::string quote(std::string_view s) {
   return out + (s.size() > 80 ? "\"..." : "\"");
 }
 
-// The span property of CONTRACT §1 for kinds text and url.
-inline std::vector<std::string> span_problems(std::string_view content, const Report& report) {
+// The span property of CONTRACT §1: for kinds text and url every location
+// is "content" and spans index the content; for email they index the
+// decoded text of their location (a header value, a part, a file name).
+inline std::vector<std::string> span_problems(std::string_view raw, const Report& report,
+                                              bool email = false) {
   std::vector<std::string> problems;
+  std::optional<internal::ParsedEmail> parsed;
+  if (email) {
+    auto p = internal::parse_email(raw);
+    if (!p.ok()) return {"the analysed email does not parse: " + p.status().to_string()};
+    parsed = std::move(p).value();
+  }
   for (const Signal& s : report.signals) {
+    const std::string_view content = email ? parsed->text_of(s.location) : raw;
     const std::string where = "signal " + (s.key.empty() ? std::string("(no key)") : s.key) + " [" +
                               std::to_string(s.span.start) + "," + std::to_string(s.span.end) + ")";
     if (s.key.empty()) problems.push_back(where + ": empty key");
     if (s.explanation.empty()) problems.push_back(where + ": empty explanation");
-    if (s.location != "content") {
+    if (!email && s.location != "content") {
       problems.push_back(where + ": location " + quote(s.location) + ", expected \"content\"");
     }
     if (s.evidence.empty()) problems.push_back(where + ": empty evidence");
     if (s.span.start >= s.span.end || s.span.end > content.size()) {
-      problems.push_back(where + ": span outside the content (" + std::to_string(content.size()) +
-                         " bytes) or empty");
+      problems.push_back(where + ": span outside the text of " + quote(s.location) + " (" +
+                         std::to_string(content.size()) + " bytes) or empty");
       continue;
     }
     const std::string_view quoted = content.substr(s.span.start, s.span.end - s.span.start);
@@ -151,9 +163,8 @@ inline std::vector<std::string> span_problems(std::string_view content, const Re
   return problems;
 }
 
-// Analyses `records` (their own kind, locale "en") on up to 4 threads.
-// Only kinds text and url get the span check; their locations are
-// "content".
+// Analyses `records` (their own kind, locale "en") on up to 4 threads and
+// checks the span property of each.
 inline std::vector<Checked> analyze_all(const std::vector<Record>& records) {
   std::vector<Checked> out(records.size());
   const Analyzer& a = analyzer();
@@ -169,10 +180,8 @@ inline std::vector<Checked> analyze_all(const std::vector<Record>& records) {
       }
       c.ok = true;
       c.verdict = result->verdict;
-      if (r.kind == "text" || r.kind == "url") {
-        c.problems = span_problems(r.text, *result);
-        c.signals = result->signals.size();
-      }
+      c.problems = span_problems(r.text, *result, r.kind == "email");
+      c.signals = result->signals.size();
     }
   };
   const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 4u);
@@ -201,7 +210,7 @@ inline std::vector<std::filesystem::path> jsonl_files(const std::filesystem::pat
   return files;
 }
 
-// Checks the span property over one file's text and url records: every
+// Checks the span property over one file's records: every
 // analysis succeeds and every signal quotes its content. Reports at most
 // `max_reported` individual failures, then the totals.
 inline void check_spans(const std::string& file, const std::vector<Record>& records,
@@ -211,7 +220,6 @@ inline void check_spans(const std::string& file, const std::vector<Record>& reco
   std::size_t signals = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
     const Record& r = records[i];
-    if (r.kind != "text" && r.kind != "url") continue;
     ++analysed;
     const Checked& c = checked[i];
     if (!c.ok) {
@@ -227,7 +235,7 @@ inline void check_spans(const std::string& file, const std::vector<Record>& reco
       }
     }
   }
-  MESSAGE(file << ": " << analysed << " text/url records, " << signals << " signals, " << failures
+  MESSAGE(file << ": " << analysed << " records, " << signals << " signals, " << failures
                << " failures");
   CHECK_MESSAGE(failures == 0, file << ": " << failures << " span failures in total");
 }
