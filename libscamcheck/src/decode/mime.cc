@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decode/charset.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -66,24 +67,12 @@ std::string lower_ascii(std::string_view s) {
   return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  }
-  return true;
-}
-
 std::string_view trim(std::string_view s) {
   constexpr std::string_view kSpace = " \t\r\n\f\v";
   const std::size_t begin = s.find_first_not_of(kSpace);
   if (begin == std::string_view::npos) return {};
   const std::size_t end = s.find_last_not_of(kSpace);
   return s.substr(begin, end - begin + 1);
-}
-
-bool ends_with_ci(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && iequals(s.substr(s.size() - suffix.size()), suffix);
 }
 
 // CONTRACT §1: a leading mbox "From " envelope line is not part of the
@@ -415,7 +404,7 @@ std::string_view ParsedEmail::text_of(std::string_view location) const {
 std::vector<const EmailHeader*> ParsedEmail::find(std::string_view name) const {
   std::vector<const EmailHeader*> found;
   for (const auto& h : headers) {
-    if (iequals(h.name, name)) found.push_back(&h);
+    if (equals_ci(h.name, name)) found.push_back(&h);
   }
   return found;
 }

@@ -8,19 +8,19 @@
 
 #include "email/html_scan.h"
 #include "url/url_lists.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
 
 using namespace attachment_keys;  // NOLINT: the key names read better unqualified
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 std::string lower_ascii(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = lower(c);
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 
@@ -28,7 +28,7 @@ bool contains_ci(std::string_view hay, std::string_view needle) {
   if (needle.empty() || needle.size() > hay.size()) return needle.empty();
   for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
     std::size_t k = 0;
-    while (k < needle.size() && lower(hay[i + k]) == needle[k]) ++k;
+    while (k < needle.size() && ascii_lower(hay[i + k]) == needle[k]) ++k;
     if (k == needle.size()) return true;
   }
   return false;
@@ -407,7 +407,7 @@ FileName split_file_name(std::string_view name) {
         j += b;
         continue;
       }
-      trimmed += lower(inner[j]);
+      trimmed += ascii_lower(inner[j]);
       ++j;
     }
     if (valid_extension(trimmed)) {

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "url/url_lists.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -26,13 +27,11 @@ constexpr std::array<std::string_view, 70> kServiceWords = {
     "server", "desk"};
 // clang-format on
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
 // Letters and digits only, lower case: the form of the keys.
 std::string compact(std::string_view s) {
   std::string out;
   for (char c : s) {
-    c = lower(c);
+    c = ascii_lower(c);
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) out.push_back(c);
   }
   return out;
@@ -188,7 +187,7 @@ std::vector<Piece> pieces_of(const std::vector<Folded>& f) {
       ++i;
     }
     Piece p;
-    for (std::size_t k = s; k < i; ++k) p.text.push_back(lower(f[k].c));
+    for (std::size_t k = s; k < i; ++k) p.text.push_back(ascii_lower(f[k].c));
     p.start = f[s].start;
     p.end = f[i - 1].end;
     p.first = s;
@@ -221,7 +220,7 @@ bool only_service_words(std::string_view text, Span within, Span except) {
   std::string word;
   for (std::size_t i = within.start; i <= end; ++i) {
     bool inside = i < end && !(i >= except.start && i < except.end);
-    char c = inside ? lower(text[i]) : ' ';
+    char c = inside ? ascii_lower(text[i]) : ' ';
     if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80) {
       word.push_back(c);
       continue;

@@ -8,10 +8,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "util/ascii.h"
+
 namespace scamcheck::internal {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -107,14 +108,6 @@ bool is_word_break(char c) {
 }
 
 }  // namespace
-
-bool equals_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 Mailbox parse_mailbox(std::string_view v) {
   Mailbox m;

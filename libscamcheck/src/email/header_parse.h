@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/ascii.h"
+
 namespace scamcheck::internal {
 
 struct Span {
@@ -112,9 +114,6 @@ struct AuthResult {
 std::vector<AuthResult> parse_auth_results(std::string_view value);
 // Received-SPF: the result word at the start ("Fail", "softfail", "None").
 std::vector<AuthResult> parse_received_spf(std::string_view value);
-
-// ASCII case-insensitive equality.
-bool equals_ci(std::string_view a, std::string_view b);
 
 }  // namespace scamcheck::internal
 

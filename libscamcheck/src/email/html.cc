@@ -9,16 +9,16 @@
 #include "extract/links.h"
 #include "url/public_suffix.h"
 #include "url/url_parse.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 int hex_value(char c) {
   if (is_digit(c)) return c - '0';
-  c = lower(c);
+  c = ascii_lower(c);
   return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
@@ -27,10 +27,10 @@ std::string percent_decode_lower(std::string_view s) {
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
-      out += lower(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
+      out += ascii_lower(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
       i += 2;
     } else {
-      out += lower(s[i]);
+      out += ascii_lower(s[i]);
     }
   }
   return out;
@@ -59,8 +59,8 @@ bool redirects_to(std::string_view href, std::string_view site) {
 }
 
 bool starts_with_www(std::string_view s) {
-  return s.size() > 4 && lower(s[0]) == 'w' && lower(s[1]) == 'w' && lower(s[2]) == 'w' &&
-         s[3] == '.';
+  return s.size() > 4 && ascii_lower(s[0]) == 'w' && ascii_lower(s[1]) == 'w' &&
+         ascii_lower(s[2]) == 'w' && s[3] == '.';
 }
 
 // Click-tracking links of mailing services: a host label or a path segment
@@ -256,8 +256,8 @@ bool web_site_of(std::string_view url, WebSite& out) {
   if (url.size() >= 2 && url[0] == '/' && url[1] == '/') {
     u = "http:";
     u += url;
-  } else if (url.size() >= 4 && lower(url[0]) == 'w' && lower(url[1]) == 'w' &&
-             lower(url[2]) == 'w' && url[3] == '.') {
+  } else if (url.size() >= 4 && ascii_lower(url[0]) == 'w' && ascii_lower(url[1]) == 'w' &&
+             ascii_lower(url[2]) == 'w' && url[3] == '.') {
     u = "http://";
     u += url;
   } else {

@@ -7,13 +7,13 @@
 #include <string>
 
 #include "email/html_style.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
 
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -45,14 +45,6 @@ char32_t decode_cp(std::string_view ch) {
     default:
       return 0xFFFD;
   }
-}
-
-bool equals_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
 }
 
 // Walks a text node's source (`orig`, at absolute offset `base`) next to the
@@ -437,7 +429,7 @@ void Scanner::collect_styles(const GumboNode* root) {
       stack.push_back(static_cast<const GumboNode*>(el.children.data[i]));
     }
   }
-  for (char& ch : css) ch = lower(ch);
+  for (char& ch : css) ch = ascii_lower(ch);
   css_background_ = css.find("background") != std::string::npos;
   std::size_t media = css.find("@media");
   if (media != std::string::npos) media_css_ = css.substr(media);
@@ -449,7 +441,7 @@ bool Scanner::revealed_by_media_query(const GumboElement& el) const {
   if (media_css_.empty()) return false;
   auto mentioned = [&](char sigil, std::string_view name) {
     std::string needle(1, sigil);
-    for (char c : name) needle += lower(c);
+    for (char c : name) needle += ascii_lower(c);
     std::size_t at = 0;
     while ((at = media_css_.find(needle, at)) != std::string::npos) {
       std::size_t after = at + needle.size();

@@ -7,6 +7,7 @@
 
 #include "url/public_suffix.h"
 #include "url/refang.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -16,7 +17,6 @@ namespace {
 constexpr std::size_t kMaxHostBytes = 253;
 constexpr std::size_t kMaxLinkBytes = 8192;
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
@@ -24,7 +24,7 @@ bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
 bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
   if (pos > s.size() || s.size() - pos < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(s[pos + i]) != prefix[i]) return false;
+    if (ascii_lower(s[pos + i]) != prefix[i]) return false;
   }
   return true;
 }
@@ -279,7 +279,7 @@ bool has_lower(std::string_view s) {
 bool is_tld_label(std::string_view label) {
   char buf[64];
   if (label.empty() || label.size() >= sizeof buf) return false;
-  for (std::size_t i = 0; i < label.size(); ++i) buf[i] = lower(label[i]);
+  for (std::size_t i = 0; i < label.size(); ++i) buf[i] = ascii_lower(label[i]);
   return is_known_tld(std::string_view(buf, label.size()));
 }
 

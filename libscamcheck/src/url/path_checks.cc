@@ -5,23 +5,10 @@
 #include <string>
 
 #include "url/public_suffix.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool equals_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-  return s.size() >= prefix.size() && equals_ci(s.substr(0, prefix.size()), prefix);
-}
 
 bool one_of_ci(std::string_view s, std::initializer_list<std::string_view> set) {
   for (std::string_view x : set) {
@@ -164,7 +151,7 @@ bool host_like(std::string_view name) {
   bool any_letter = false;
   for (std::size_t i = 0; i <= name.size(); ++i) {
     if (i < name.size() && name[i] != '.') {
-      char c = lower(name[i]);
+      char c = ascii_lower(name[i]);
       bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
       if (!ok) return false;
       if (c >= 'a' && c <= 'z') any_letter = true;
@@ -177,7 +164,7 @@ bool host_like(std::string_view name) {
   if (labels < 2 || !any_letter) return false;
   std::size_t dot = name.rfind('.');
   std::string tld(name.substr(dot + 1));
-  for (char& c : tld) c = lower(c);
+  for (char& c : tld) c = ascii_lower(c);
   if (tld.size() < 2 || !is_known_tld(tld)) return false;
   for (char c : tld) {
     if (c < 'a' || c > 'z') return false;
@@ -221,7 +208,7 @@ void domain_folder(const PathShapeInput& in, const Segments& s, Hit& hit) {
     if (i > 0 && equals_ci(url.substr(s.items[i - 1].start, s.items[i - 1].size()), "sites"))
       continue;
     std::string lowered(name);
-    for (char& c : lowered) c = lower(c);
+    for (char& c : lowered) c = ascii_lower(c);
     if (lowered == in.host) continue;
     std::string reg = registrable_domain(lowered);
     // The link's own site named again ("x.comhttp://www.x.com/...").
@@ -256,7 +243,7 @@ bool is_hex_code(std::string_view seg) {
   if (seg.size() < 24 || seg.size() > 128) return false;
   int digits = 0, letters = 0;
   for (char c : seg) {
-    char l = lower(c);
+    char l = ascii_lower(c);
     if (l >= '0' && l <= '9') {
       ++digits;
     } else if (l >= 'a' && l <= 'f') {

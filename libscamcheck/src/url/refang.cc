@@ -1,14 +1,14 @@
 #include "url/refang.h"
 
+#include "util/ascii.h"
+
 namespace scamcheck::internal {
 namespace {
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
   if (pos > s.size() || s.size() - pos < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(s[pos + i]) != prefix[i]) return false;
+    if (ascii_lower(s[pos + i]) != prefix[i]) return false;
   }
   return true;
 }

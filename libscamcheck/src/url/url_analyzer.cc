@@ -9,21 +9,10 @@
 #include "url/url_checks.h"
 #include "url/url_lists.h"
 #include "url/url_parse.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::size_t find_ci(std::string_view hay, std::string_view needle) {
-  if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
-  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    std::size_t k = 0;
-    while (k < needle.size() && lower(hay[i + k]) == lower(needle[k])) ++k;
-    if (k == needle.size()) return i;
-  }
-  return std::string_view::npos;
-}
 
 class UrlAnalyzerImpl final : public UrlAnalyzer {
  public:
@@ -159,7 +148,7 @@ std::string UrlAnalyzerImpl::registrable_domain(std::string_view host) const {
   for (char c : host) ascii = ascii && static_cast<unsigned char>(c) < 0x80;
   if (ascii) {
     std::string lower_host(host);
-    for (char& c : lower_host) c = lower(c);
+    for (char& c : lower_host) c = ascii_lower(c);
     for (char c : lower_host) {
       if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_')) {
         return {};

@@ -10,24 +10,16 @@
 
 #include "url/path_checks.h"
 #include "url/public_suffix.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
 
 using namespace url_keys;  // NOLINT: the key names read better unqualified
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
-
-bool equals_ci(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (lower(a[i]) != lower(b[i])) return false;
-  }
-  return true;
-}
 
 struct Label {
   std::size_t off;  // in the normalized host
@@ -76,7 +68,7 @@ void compact(std::string_view text, std::string& out, std::vector<std::uint32_t>
   out.clear();
   origin.clear();
   for (std::size_t i = 0; i < text.size() && out.size() < 2048; ++i) {
-    char c = lower(text[i]);
+    char c = ascii_lower(text[i]);
     if (is_alpha(c) || is_digit(c)) {
       out.push_back(c);
       origin.push_back(static_cast<std::uint32_t>(i));
@@ -87,8 +79,8 @@ void compact(std::string_view text, std::string& out, std::vector<std::uint32_t>
 // A query value that is itself a URL: "http://...", "https%3A%2F%2F...".
 bool looks_like_url(std::string_view v) {
   for (std::size_t i = 0; i + 4 <= v.size(); ++i) {
-    if (lower(v[i]) == 'h' && lower(v[i + 1]) == 't' && lower(v[i + 2]) == 't' &&
-        lower(v[i + 3]) == 'p') {
+    if (ascii_lower(v[i]) == 'h' && ascii_lower(v[i + 1]) == 't' && ascii_lower(v[i + 2]) == 't' &&
+        ascii_lower(v[i + 3]) == 'p') {
       return true;
     }
   }
@@ -519,7 +511,7 @@ void UrlChecker::check_authority(State& st) const {
       if (url[i] == '%' && i + 2 < r.end && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
           std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
         ++escapes;
-        auto hv = [](char c) { return is_digit(c) ? c - '0' : (lower(c) - 'a' + 10); };
+        auto hv = [](char c) { return is_digit(c) ? c - '0' : (ascii_lower(c) - 'a' + 10); };
         int v = hv(url[i + 1]) * 16 + hv(url[i + 2]);
         if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') ||
             v == '.') {
@@ -804,7 +796,7 @@ bool UrlChecker::glued_to_keyword(std::string_view seg, std::size_t pos, std::si
   }
   if (b - a < 3 || b - a > 64) return false;
   char buf[64];
-  for (std::size_t i = a; i < b; ++i) buf[i - a] = lower(seg[i]);
+  for (std::size_t i = a; i < b; ++i) buf[i - a] = ascii_lower(seg[i]);
   std::string_view rest(buf, b - a);
   std::vector<SubstringIndex::Hit> hits;
   keywords_.find_all(rest, hits);

@@ -7,16 +7,17 @@
 #include <cstdlib>
 #include <memory>
 
+#include "util/ascii.h"
+
 namespace scamcheck::internal {
 namespace {
 
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
-  c = lower(c);
+  c = ascii_lower(c);
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
 }
@@ -86,7 +87,7 @@ bool split(std::string_view url, ParsedUrl& out) {
   if (colon >= url.size() || url[colon] != ':') return false;
   out.scheme_range = {0, colon};
   out.scheme.resize(colon);
-  for (std::size_t i = 0; i < colon; ++i) out.scheme[i] = lower(url[i]);
+  for (std::size_t i = 0; i < colon; ++i) out.scheme[i] = ascii_lower(url[i]);
 
   std::size_t pos = colon + 1;
   if (url.substr(pos, 2) == "//") {
@@ -143,7 +144,7 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
   if (written.front() == '[') {
     out.host_kind = HostKind::kIpv6;
     out.host.assign(curl_host != nullptr ? curl_host : written);
-    for (char& c : out.host) c = lower(c);
+    for (char& c : out.host) c = ascii_lower(c);
     out.host_unicode = out.host;
     return;
   }
@@ -159,7 +160,7 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
   } else {
     h.assign(written);
   }
-  for (char& c : h) c = lower(c);
+  for (char& c : h) c = ascii_lower(c);
   while (!h.empty() && h.back() == '.') h.pop_back();
   for (char c : h) {
     if (static_cast<unsigned char>(c) >= 0x80) out.host_written_unicode = true;
@@ -171,7 +172,7 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
     out.host_kind = HostKind::kIpv4;
     // Compare with the host as written: curl already normalized it.
     std::string w(written);
-    for (char& c : w) c = lower(c);
+    for (char& c : w) c = ascii_lower(c);
     std::string ignored;
     bool written_canonical = true;
     if (parse_ipv4(w, ignored, written_canonical)) {
@@ -206,7 +207,7 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
     if (rc == IDN2_OK && ascii != nullptr) {
       out.host_unicode = h;
       out.host.assign(ascii);
-      for (char& c : out.host) c = lower(c);
+      for (char& c : out.host) c = ascii_lower(c);
     } else {
       out.idn_failed = true;
       out.host = h;

@@ -1,0 +1,42 @@
+// ASCII helpers for protocol text (host names, header names, HTML tags,
+// file extensions), where case folding is ASCII by definition.
+#ifndef SCAMCHECK_UTIL_ASCII_H_
+#define SCAMCHECK_UTIL_ASCII_H_
+
+#include <cstddef>
+#include <string_view>
+
+namespace scamcheck::internal {
+
+inline char ascii_lower(char c) {
+  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+inline bool equals_ci(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
+  }
+  return true;
+}
+
+inline bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && equals_ci(s.substr(0, prefix.size()), prefix);
+}
+
+inline bool ends_with_ci(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && equals_ci(s.substr(s.size() - suffix.size()), suffix);
+}
+
+// Position of the first case-insensitive occurrence of `needle`, or npos.
+inline std::size_t find_ci(std::string_view hay, std::string_view needle) {
+  if (needle.empty() || needle.size() > hay.size()) return std::string_view::npos;
+  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+    if (equals_ci(hay.substr(i, needle.size()), needle)) return i;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_UTIL_ASCII_H_
