@@ -46,8 +46,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-}  // namespace
-
 // input_tokens of an email: the word runs of the texts analysed (decoded
 // header values and parts), since its raw bytes need not be UTF-8.
 std::int64_t count_email_tokens(const ParsedEmail& email) {
@@ -56,6 +54,8 @@ std::int64_t count_email_tokens(const ParsedEmail& email) {
   for (const EmailPart& p : email.parts) n += count_word_runs(p.text);
   return n;
 }
+
+}  // namespace
 
 Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   std::unique_ptr<AnalyzerImpl> a(new AnalyzerImpl());
