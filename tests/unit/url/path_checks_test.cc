@@ -14,42 +14,19 @@
 #include "data/data_source.h"
 #include "url/url_analyzer.h"
 #include "url/url_input.h"
+#include "url_test_support.h"
 
 using namespace scamcheck;
 using namespace scamcheck::internal;
 
 namespace {
 
-const UrlAnalyzer& analyzer() {
-  static const std::unique_ptr<UrlAnalyzer> a = [] {
-    auto loaded = UrlAnalyzer::load(DataSource(SCAMCHECK_DATA_DIR));
-    REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
-    return std::move(loaded.value());
-  }();
-  return *a;
-}
+using testing::Outcome;
 
-struct Outcome {
-  std::map<std::string, std::string> evidence;  // key -> content.substr(span)
-  std::map<std::string, double> strength;
-  bool has(const std::string& key) const { return evidence.count(key) > 0; }
-};
-
-// Analyzes `content` as kind "url" and checks the span invariants.
+// Analyzes `content` as kind "url".
 Outcome run(const std::string& content) {
   Outcome o;
-  LinkMatch m = link_for_url_input(content);
-  Findings fs;
-  UrlInfo info;
-  analyzer().analyze(content, m, fs, info);
-  for (const Finding& f : fs) {
-    REQUIRE(f.start < f.end);
-    REQUIRE(f.end <= content.size());
-    if (!o.evidence.count(f.key)) {
-      o.evidence[f.key] = content.substr(f.start, f.end - f.start);
-      o.strength[f.key] = f.strength;
-    }
-  }
+  testing::analyze_link(content, link_for_url_input(content), o);
   return o;
 }
 

@@ -14,64 +14,28 @@
 #include "data/data_source.h"
 #include "extract/links.h"
 #include "url/url_input.h"
+#include "url_test_support.h"
 
 using namespace scamcheck;
 using namespace scamcheck::internal;
 
 namespace {
 
-const UrlAnalyzer& analyzer() {
-  static const std::unique_ptr<UrlAnalyzer> a = [] {
-    auto loaded = UrlAnalyzer::load(DataSource(SCAMCHECK_DATA_DIR));
-    REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
-    return std::move(loaded.value());
-  }();
-  return *a;
-}
+using testing::Outcome;
 
-struct Outcome {
-  std::map<std::string, std::string> evidence;  // key -> text.substr(span)
-  std::map<std::string, double> strength;
-  std::vector<UrlInfo> infos;
-  bool has(const std::string& key) const { return evidence.count(key) > 0; }
-};
+const UrlAnalyzer& analyzer() { return testing::url_analyzer(); }
 
-// Extracts the links of `text`, analyzes each, checks the span invariants.
+// Extracts the links of `text` and analyzes each.
 Outcome run(const std::string& text) {
   Outcome o;
-  for (const LinkMatch& m : extract_links(text)) {
-    Findings fs;
-    UrlInfo info;
-    analyzer().analyze(text, m, fs, info);
-    o.infos.push_back(info);
-    for (const Finding& f : fs) {
-      CHECK_MESSAGE(f.start < f.end, f.key);
-      CHECK_MESSAGE(f.start >= m.start, f.key);
-      CHECK_MESSAGE(f.end <= m.end, f.key);
-      CHECK(f.location == "content");
-      CHECK(f.strength > 0);
-      if (!o.evidence.count(f.key)) {
-        o.evidence[f.key] = text.substr(f.start, f.end - f.start);
-        o.strength[f.key] = f.strength;
-      }
-    }
-  }
+  for (const LinkMatch& m : extract_links(text)) testing::analyze_link(text, m, o);
   return o;
 }
 
 // Analyzes `content` as kind "url".
 Outcome run_url(const std::string& content) {
   Outcome o;
-  LinkMatch m = link_for_url_input(content);
-  Findings fs;
-  UrlInfo info;
-  analyzer().analyze(content, m, fs, info);
-  o.infos.push_back(info);
-  for (const Finding& f : fs) {
-    REQUIRE(f.start < f.end);
-    REQUIRE(f.end <= content.size());
-    if (!o.evidence.count(f.key)) o.evidence[f.key] = content.substr(f.start, f.end - f.start);
-  }
+  testing::analyze_link(content, link_for_url_input(content), o);
   return o;
 }
 
