@@ -1,7 +1,6 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
-#include <set>
 
 #include "explain/explain.h"
 #include "extract/links.h"
@@ -30,12 +29,6 @@ namespace {
 // A finding only counts as context for phone numbers, IBANs and the like
 // when it has real weight of its own.
 constexpr double kContextMinWeight = 10;
-
-// Text signs that describe claims a verified brand sender makes truthfully.
-const std::set<std::string_view> kVerifiedSenderClaims = {
-    "impersonation_bank", "impersonation_parcel", "impersonation_authority",
-    "credential_request", "payment_request",      "personal_data_request",
-    "marketing_spam",     "link_in_message",      "contact_phone_number"};
 
 std::string_view trim(std::string_view s) {
   auto space = [](char c) {
@@ -90,6 +83,10 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   auto attachments = AttachmentChecker::load(data);
   if (!attachments.ok()) return attachments.status();
   a->attachments_ = std::move(attachments).value();
+  auto mail = MailContext::load(
+      data, [&](std::string_view key) { return a->texts_->find(key) != nullptr; });
+  if (!mail.ok()) return mail.status();
+  a->mail_ = std::move(mail).value();
 
   auto scorer = Scorer::load(data, *a->texts_);
   if (!scorer.ok()) return scorer.status();
@@ -97,27 +94,40 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   return std::unique_ptr<Analyzer>(std::move(a));
 }
 
+void AnalyzerImpl::detect_link(std::string_view text, const LinkMatch& link,
+                               std::string_view sender_site, Findings& findings,
+                               Report& report) const {
+  UrlInfo info;
+  const std::size_t before = findings.size();
+  urls_->analyze(text, link, findings, info);
+  if (!sender_site.empty() && info.registrable_domain == sender_site) {
+    // A mail linking to its sender's own site: what the link looks like
+    // says little about the mail that the From header does not say.
+    for (std::size_t i = before; i < findings.size(); ++i) {
+      findings[i].strength *= mail_->sender_site_strength();
+    }
+  } else if (findings.size() == before && !urls_->is_official(info.registrable_domain)) {
+    // A link nothing is known against is still how most scams want to be
+    // answered: it counts, a little, next to other signs of a scam.
+    Finding f;
+    f.key = "link_in_message";
+    f.start = link.start;
+    f.end = link.end;
+    f.requires_context = true;
+    findings.push_back(std::move(f));
+  }
+  report.urls.push_back(std::move(info));
+}
+
 Status AnalyzerImpl::detect_text(std::string_view text, std::string_view location,
-                                 Findings& findings, Report& report) const {
+                                 std::string_view sender_site, Findings& findings,
+                                 Report& report) const {
   const std::size_t first = findings.size();
   const NormalizedText normalized(text);
   if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
   unicode_->check(text, findings);
   for (const LinkMatch& link : extract_links(text)) {
-    UrlInfo info;
-    const std::size_t before = findings.size();
-    urls_->analyze(text, link, findings, info);
-    // A link nothing is known against is still how most scams want to be
-    // answered: it counts, a little, next to other signs of a scam.
-    if (findings.size() == before && !urls_->is_official(info.registrable_domain)) {
-      Finding f;
-      f.key = "link_in_message";
-      f.start = link.start;
-      f.end = link.end;
-      f.requires_context = true;
-      findings.push_back(std::move(f));
-    }
-    report.urls.push_back(std::move(info));
+    detect_link(text, link, sender_site, findings, report);
   }
   for (std::size_t i = first; i < findings.size(); ++i) findings[i].location = location;
   return {};
@@ -127,13 +137,14 @@ Status AnalyzerImpl::detect_text(std::string_view text, std::string_view locatio
 // should not cost thousands of URL analyses.
 constexpr std::size_t kMaxHtmlLinks = 200;
 
-void AnalyzerImpl::detect_html(const EmailPart& part, Findings& findings, Report& report) const {
+void AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
+                               Findings& findings, Report& report) const {
   VisibleText visible;
   html_->check(part.text, part.location, findings, visible);
   // The text stages read what a person sees; their spans map back to the
   // HTML source, which is what evidence of location body:html quotes.
   const std::size_t first = findings.size();
-  (void)detect_text(visible.text, part.location, findings, report);
+  (void)detect_text(visible.text, part.location, sender_site, findings, report);
   for (std::size_t i = first; i < findings.size(); ++i) {
     Finding& f = findings[i];
     if (f.end <= f.start || f.end > visible.text.size()) {
@@ -151,41 +162,30 @@ void AnalyzerImpl::detect_html(const EmailPart& part, Findings& findings, Report
     link.end = l.href_end;
     link.url = l.href;
     link.had_scheme = l.href.find(':') != std::string::npos;
-    UrlInfo info;
     const std::size_t before = findings.size();
-    urls_->analyze(part.text, link, findings, info);
+    detect_link(part.text, link, sender_site, findings, report);
     for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
-    report.urls.push_back(std::move(info));
   }
 }
 
 Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
                                   Report& report) const {
   headers_->check(email, findings);
+  const std::string sender_site = headers_->sender_site(email);
   for (const EmailHeader* subject : email.find("Subject")) {
-    if (Status s = detect_text(subject->value, subject->location(), findings, report); !s.ok()) {
-      return s;
-    }
+    Status s = detect_text(subject->value, subject->location(), sender_site, findings, report);
+    if (!s.ok()) return s;
   }
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
-      if (Status s = detect_text(part.text, part.location, findings, report); !s.ok()) return s;
+      Status s = detect_text(part.text, part.location, sender_site, findings, report);
+      if (!s.ok()) return s;
     } else if (part.type == EmailPart::Type::kHtml) {
-      detect_html(part, findings, report);
+      detect_html(part, sender_site, findings, report);
     }
   }
   attachments_->check(email, findings);
-  // Nearly every email links somewhere; unlike in an SMS, a link to an
-  // unknown site says nothing about a mail.
-  std::erase_if(findings, [](const Finding& f) { return f.key == "link_in_message"; });
-  if (headers_->verified_brand_sender(email)) {
-    // A brand's verified mail naming the brand, asking to pay or to reset a
-    // password is what it claims to be; its links, attachments and header
-    // anomalies still count.
-    std::erase_if(findings, [](const Finding& f) {
-      return f.location.rfind("header:", 0) != 0 && kVerifiedSenderClaims.count(f.key) > 0;
-    });
-  }
+  mail_->apply(findings, headers_->verified_brand_sender(email));
   // One entry per URL, however often the message repeats it.
   std::vector<UrlInfo> unique;
   for (UrlInfo& u : report.urls) {
@@ -236,7 +236,7 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     if (email) *email = std::move(parsed).value();
   } else if (kind == Kind::kUrl) {
     detect_url(content, findings, report);
-  } else if (Status s = detect_text(content, "content", findings, report); !s.ok()) {
+  } else if (Status s = detect_text(content, "content", {}, findings, report); !s.ok()) {
     return s;
   }
   // Context-only evidence (a phone number, an IBAN) needs a real sign nearby.

@@ -9,7 +9,9 @@
 #include "decode/mime.h"
 #include "detect/unicode_checks.h"
 #include "email/email_checks.h"
+#include "email/mail_context.h"
 #include "explain/glossary.h"
+#include "extract/links.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
 #include "scoring/scorer.h"
@@ -40,12 +42,15 @@ class AnalyzerImpl final : public Analyzer {
  private:
   AnalyzerImpl() = default;
 
-  // Collects the findings of one text or URL input.
-  // Runs the text stages over `text`; findings get `location`.
-  Status detect_text(std::string_view text, std::string_view location, Findings& findings,
-                     Report& report) const;
+  // Runs the text stages over `text`; findings get `location`. In a mail,
+  // `sender_site` is the From address's registrable domain ("" otherwise).
+  Status detect_text(std::string_view text, std::string_view location, std::string_view sender_site,
+                     Findings& findings, Report& report) const;
+  void detect_link(std::string_view text, const LinkMatch& link, std::string_view sender_site,
+                   Findings& findings, Report& report) const;
   Status detect_email(const ParsedEmail& email, Findings& findings, Report& report) const;
-  void detect_html(const EmailPart& part, Findings& findings, Report& report) const;
+  void detect_html(const EmailPart& part, std::string_view sender_site, Findings& findings,
+                   Report& report) const;
   void detect_url(std::string_view content, Findings& findings, Report& report) const;
 
   std::unique_ptr<Texts> texts_;
@@ -56,6 +61,7 @@ class AnalyzerImpl final : public Analyzer {
   std::unique_ptr<HeaderChecker> headers_;
   std::unique_ptr<HtmlChecker> html_;
   std::unique_ptr<AttachmentChecker> attachments_;
+  std::unique_ptr<MailContext> mail_;
 };
 
 }  // namespace scamcheck::internal

@@ -38,6 +38,9 @@ class HeaderChecker {
   // receiving server's topmost Authentication-Results says dmarc=pass: the
   // mail verifiably comes from that brand.
   virtual bool verified_brand_sender(const ParsedEmail& email) const = 0;
+  // The registrable domain of the From address; "" when there is none or
+  // it is a personal mailbox at a freemail provider.
+  virtual std::string sender_site(const ParsedEmail& email) const = 0;
 };
 
 // Text of an HTML part that a reader sees, with a map back to the HTML

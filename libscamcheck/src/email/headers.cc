@@ -46,6 +46,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
 
   void check(const ParsedEmail& email, Findings& out) const override;
   bool verified_brand_sender(const ParsedEmail& email) const override;
+  std::string sender_site(const ParsedEmail& email) const override;
 
  private:
   // What the From header says about the sender.
@@ -121,6 +122,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
   void check_message_id(const ParsedEmail& email, const Sender& s, Findings& out) const;
   void check_received(const ParsedEmail& email, Findings& out) const;
   void check_date(const ParsedEmail& email, Findings& out) const;
+  void check_sender_host(const Sender& s, Findings& out) const;
 
   const UrlAnalyzer& urls_;
   const BrandTable& brands_;
@@ -131,6 +133,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
 void HeaderCheckerImpl::check(const ParsedEmail& email, Findings& out) const {
   Sender sender;
   read_sender(email, sender, out);
+  check_sender_host(sender, out);
   // A mailing list re-sends its members' mail: its own Return-Path and
   // Message-ID, replies to the list or the poster. Phishing does not come
   // through list servers.
@@ -144,6 +147,13 @@ void HeaderCheckerImpl::check(const ParsedEmail& email, Findings& out) const {
   check_auth(email, sender, out);
   check_received(email, out);
   check_date(email, out);
+}
+
+std::string HeaderCheckerImpl::sender_site(const ParsedEmail& email) const {
+  Sender sender;
+  Findings ignored;
+  read_sender(email, sender, ignored);
+  return sender.freemail ? std::string() : sender.reg;
 }
 
 bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
@@ -394,6 +404,23 @@ void HeaderCheckerImpl::check_received(const ParsedEmail& email, Findings& out) 
     if (rev == helo || (!rev.empty() && official_for(brand, rev))) continue;
     emit(header_keys::kReceivedChainAnomaly, h, r.helo, 1.0, out);
     return;
+  }
+}
+
+// An address on a platform where anyone can get a sub-domain
+// (*.firebaseapp.com, *.web.app): no company sends its mail from there.
+void HeaderCheckerImpl::check_sender_host(const Sender& s, Findings& out) const {
+  if (s.header == nullptr || s.box.domain.empty()) return;
+  const std::string& v = s.header->value;
+  LinkMatch host;
+  host.start = s.box.domain.start;
+  host.end = s.box.domain.end;
+  host.url = "http://" + std::string(s.box.domain.of(v));
+  Findings found;
+  UrlInfo info;
+  urls_.analyze(v, host, found, info);
+  for (const Finding& f : found) {
+    if (f.key == "free_hosting") emit(f.key, *s.header, Span{f.start, f.end}, f.strength, out);
   }
 }
 

@@ -440,7 +440,12 @@ std::vector<LinkMatch> extract_links(std::string_view text) {
       }
     }
 
-    // 2. Bare host names and "www." forms.
+    // 2. Bare host names and "www." forms; not the domain of an e-mail
+    // address whose local part is no host name ("*@lists.example.org").
+    if (i > 0 && text[i - 1] == '@') {
+      i = skip_email_domain(text, i - 1);
+      continue;
+    }
     std::size_t limit = std::min(n, i + kMaxLinkBytes);
     HostScan h = scan_host(text, i, limit);
     std::size_t run_end = h.end;

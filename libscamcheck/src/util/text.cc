@@ -17,13 +17,14 @@ std::int64_t count_word_runs(std::string_view text) {
   std::int64_t runs = 0;
   bool in_run = false;
   while (remaining > 0) {
-    utf8proc_int32_t cp;
-    utf8proc_ssize_t len = utf8proc_iterate(s, remaining, &cp);
-    if (len <= 0) break;
     bool word;
-    if (cp < 0x80) {
+    utf8proc_int32_t cp = *s;
+    utf8proc_ssize_t len = 1;
+    if (cp < 0x80) {  // ASCII without the decoder: most mail is
       word = (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
     } else {
+      len = utf8proc_iterate(s, remaining, &cp);
+      if (len <= 0) break;
       utf8proc_category_t cat = utf8proc_category(cp);
       word = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
              (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);

@@ -625,3 +625,19 @@ TEST_CASE("odd header values: no crash, every span inside its value") {
     run(email(headers));  // REQUIREs the span invariants
   }
 }
+
+TEST_CASE("free_hosting: a sender address on a platform anyone can sign up to") {
+  auto hits = run(email({{"From", "1000Spins <noreply@frances4-e8377.firebaseapp.com>"}}));
+  REQUIRE(hits.count("free_hosting") == 1);
+  CHECK(hits["free_hosting"].location == "header:From");
+  CHECK(hits["free_hosting"].evidence.find("firebaseapp.com") != std::string::npos);
+  CHECK(run(email({{"From", "Shop <news@shop.example.com>"}})).count("free_hosting") == 0);
+  CHECK(run(email({{"From", "Anna <anna@gmail.com>"}})).count("free_hosting") == 0);
+}
+
+TEST_CASE("sender_site: From's registrable domain, none for freemail") {
+  CHECK(checker().sender_site(email({{"From", "News <news@mail.shop.example.co.uk>"}})) ==
+        "example.co.uk");
+  CHECK(checker().sender_site(email({{"From", "Anna <anna@gmail.com>"}})).empty());
+  CHECK(checker().sender_site(email({{"Subject", "no sender"}})).empty());
+}

@@ -112,6 +112,7 @@ TEST_CASE("words glued by a dot are not links") {
 TEST_CASE("e-mail addresses are not links, userinfo URLs are") {
   CHECK(spans("Write to user@example.com or john.smith@paypal.co.uk") == V{});
   CHECK(spans("mailto:info@example.com") == V{});
+  CHECK(spans("List owner: *@yahoogroups.com, <list+x@shagmail.com>") == V{});
   CHECK(spans("https://paypal.com@evil.example/login") ==
         V{"https://paypal.com@evil.example/login"});
 }

@@ -1,0 +1,75 @@
+#include "email/mail_context.h"
+
+#include <algorithm>
+
+#include "util/json.h"
+
+namespace scamcheck::internal {
+
+Result<std::unique_ptr<MailContext>> MailContext::load(
+    const DataSource& data, const std::function<bool(std::string_view)>& known_key) {
+  static constexpr std::string_view kPath = "email.json";
+  Result<std::string> text = data.read(kPath);
+  if (!text.ok()) return text.status();
+  const std::string name = data.describe(kPath);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc;
+  if (Status s = parse_data_file(parser, *text, name, doc); !s.ok()) return s;
+
+  std::unique_ptr<MailContext> context(new MailContext());
+  simdjson::dom::object strength;
+  simdjson::dom::array context_only, claims;
+  if (doc["strength"].get_object().get(strength) ||
+      doc["context_only"].get_array().get(context_only) ||
+      doc["verified_sender_claims"].get_array().get(claims) ||
+      doc["sender_site_strength"].get_double().get(context->sender_site_strength_)) {
+    return Status::invalid_argument(name +
+                                    ": needs object \"strength\", arrays \"context_only\" "
+                                    "and \"verified_sender_claims\", number "
+                                    "\"sender_site_strength\"");
+  }
+  std::string problems;
+  if (context->sender_site_strength_ < 0 || context->sender_site_strength_ > 1) {
+    problems += name + ": sender_site_strength must be in [0, 1]; ";
+  }
+  for (auto [key, value] : strength) {
+    double factor = -1;
+    if (!known_key(key)) {
+      problems += name + ": unknown key '" + std::string(key) + "' in strength; ";
+    } else if (value.get_double().get(factor) || factor < 0 || factor > 4) {
+      problems += name + ": strength of '" + std::string(key) + "' must be a number in [0, 4]; ";
+    } else {
+      context->strength_.emplace(std::string(key), factor);
+    }
+  }
+  auto read_keys = [&](simdjson::dom::array keys, std::string_view field,
+                       std::set<std::string, std::less<>>& into) {
+    for (simdjson::dom::element e : keys) {
+      std::string_view key;
+      if (e.get_string().get(key) || !known_key(key)) {
+        problems += name + ": " + std::string(field) + " holds an unknown key; ";
+        continue;
+      }
+      into.emplace(key);
+    }
+  };
+  read_keys(context_only, "context_only", context->context_only_);
+  read_keys(claims, "verified_sender_claims", context->verified_sender_claims_);
+  if (!problems.empty()) return Status::invalid_argument(problems);
+  return context;
+}
+
+void MailContext::apply(Findings& findings, bool verified_sender) const {
+  std::erase_if(findings, [&](const Finding& f) {
+    return verified_sender && f.location.rfind("header:", 0) != 0 &&
+           verified_sender_claims_.count(f.key) > 0;
+  });
+  for (Finding& f : findings) {
+    auto it = strength_.find(f.key);
+    if (it != strength_.end()) f.strength *= it->second;
+    if (context_only_.count(f.key) > 0) f.requires_context = true;
+  }
+  std::erase_if(findings, [](const Finding& f) { return f.strength <= 0; });
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,46 @@
+// How the signs of the text pipeline read inside an email
+// (data/email.json). A newsletter legitimately carries dozens of tracking
+// links and an unsubscribe line; a brand's verified mail legitimately names
+// the brand and asks to pay. The same words in a short message mean more.
+#ifndef SCAMCHECK_EMAIL_MAIL_CONTEXT_H_
+#define SCAMCHECK_EMAIL_MAIL_CONTEXT_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include "data/data_source.h"
+#include "detect/finding.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+class MailContext {
+ public:
+  // `known_key` says whether a signal key exists (the glossary); unknown
+  // keys and factors outside [0, 4] are errors naming the file.
+  static Result<std::unique_ptr<MailContext>> load(
+      const DataSource& data, const std::function<bool(std::string_view)>& known_key);
+
+  // Scales every finding's strength by its key's factor in mail, drops
+  // those whose factor is 0, and marks the keys that count in mail only
+  // next to a real sign as context (Finding::requires_context). With
+  // `verified_sender`, also drops the body and subject findings that a
+  // verified brand sender makes truthfully (header findings stay).
+  void apply(Findings& findings, bool verified_sender) const;
+
+  // Multiplies the strength of what a link to the sender's own site says.
+  double sender_site_strength() const { return sender_site_strength_; }
+
+ private:
+  std::map<std::string, double, std::less<>> strength_;
+  double sender_site_strength_ = 1;
+  std::set<std::string, std::less<>> context_only_;
+  std::set<std::string, std::less<>> verified_sender_claims_;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_EMAIL_MAIL_CONTEXT_H_

@@ -1,0 +1,82 @@
+// MailContext (data/email.json): how text-pipeline signs read in a mail.
+#include "email/mail_context.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using namespace scamcheck;
+using namespace scamcheck::internal;
+
+namespace {
+
+bool known(std::string_view key) {
+  return key == "marketing_spam" || key == "random_domain" || key == "payment_request" ||
+         key == "link_in_message";
+}
+
+Result<std::unique_ptr<MailContext>> load_text(const std::string& json) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "scamcheck_mail_context_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "email.json") << json;
+  return MailContext::load(DataSource(dir.string()), known);
+}
+
+Finding finding(std::string key, std::string location = "body") {
+  Finding f;
+  f.key = std::move(key);
+  f.start = 0;
+  f.end = 1;
+  f.location = std::move(location);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("the shipped email.json loads") {
+  auto loaded =
+      MailContext::load(DataSource(SCAMCHECK_DATA_DIR), [](std::string_view) { return true; });
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
+  CHECK((*loaded)->sender_site_strength() <= 1.0);
+}
+
+TEST_CASE("strength, context and verified-sender claims") {
+  auto loaded = load_text(R"({"version": 1,
+    "strength": {"marketing_spam": 0.5, "link_in_message": 0},
+    "context_only": ["random_domain"], "sender_site_strength": 0.25,
+    "verified_sender_claims": ["payment_request"]})");
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
+  const MailContext& mail = **loaded;
+  CHECK(mail.sender_site_strength() == doctest::Approx(0.25));
+
+  Findings f = {finding("marketing_spam"), finding("link_in_message"), finding("random_domain"),
+                finding("payment_request"), finding("payment_request", "header:Subject")};
+  mail.apply(f, /*verified_sender=*/false);
+  REQUIRE(f.size() == 4);  // link_in_message dropped (strength 0)
+  CHECK(f[0].strength == doctest::Approx(0.5));
+  CHECK(f[1].key == "random_domain");
+  CHECK(f[1].requires_context);
+  CHECK_FALSE(f[2].requires_context);
+
+  mail.apply(f, /*verified_sender=*/true);
+  REQUIRE(f.size() == 3);  // the body's payment_request goes, the header's stays
+  CHECK(f[2].key == "payment_request");
+  CHECK(f[2].location == "header:Subject");
+}
+
+TEST_CASE("a bad email.json is an error naming the problem") {
+  auto missing = load_text(R"({"version": 1, "strength": {}})");
+  CHECK_FALSE(missing.ok());
+  auto unknown = load_text(R"({"version": 1, "strength": {"no_such_key": 1},
+    "context_only": [], "sender_site_strength": 1, "verified_sender_claims": []})");
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.status().message().find("no_such_key") != std::string::npos);
+  auto range = load_text(R"({"version": 1, "strength": {"marketing_spam": 9},
+    "context_only": [], "sender_site_strength": 2, "verified_sender_claims": []})");
+  REQUIRE_FALSE(range.ok());
+  CHECK(range.status().message().find("sender_site_strength") != std::string::npos);
+  CHECK(range.status().message().find("marketing_spam") != std::string::npos);
+}
