@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
 # Batch throughput of `scamcheck --jsonl` (CONTRACT §8) on SMS-sized
-# messages, next to baselines measured in the same run:
+# messages or on e-mails (--kind email), next to baselines measured in the
+# same run:
 #   cat FILE > /dev/null               (reading the input: the floor)
 #   scamcheck --jsonl --threads 1      (one worker)
 #   scamcheck --jsonl --threads N      (default N = 2)
 #
-# Usage: benchmarks/batch_throughput.sh [--build DIR] [--count N] [--threads N]
-#                                       [--repeat R] [--corpus-dir DIR]
+# Usage: benchmarks/batch_throughput.sh [--build DIR] [--kind text|email] [--count N]
+#                                       [--threads N] [--repeat R] [--corpus-dir DIR]
 #   --build DIR       build directory holding adapters/cli/scamcheck (default: build)
-#   --count N         input lines (default 100000)
+#   --kind K          text (SMS, the default) or email
+#   --count N         input lines (default 100000 for text, 5000 for email)
 #   --threads N       threads for the parallel run (default 2)
 #   --repeat R        runs per mode; the median is reported (default 3)
 #   --corpus-dir DIR  corpora (default $SCAMCHECK_CORPUS_DIR or ../shared/corpus)
 # Input lines are {"id": i, "kind": "text", "content": <SMS>} with the SMS
 # taken in turn from the text records of the SMS corpora's dev split (built-in
-# samples when the corpus is absent). Needs jq or python3 to build the input
-# from the corpus.
+# samples when the corpus is absent). E-mails are the email records of the
+# dev splits (raw messages; base64 content for non-UTF-8 ones), or the mails
+# of tests/fixtures/email when the corpus is absent. Needs jq or python3 to
+# build the input from the corpus (python3 for e-mails).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 build="$repo/build"
-count=100000
+kind=text
+count=
 threads=2
 repeat=3
 corpus_dir=${SCAMCHECK_CORPUS_DIR:-$repo/../shared/corpus}
@@ -29,15 +34,21 @@ corpus_dir=${SCAMCHECK_CORPUS_DIR:-$repo/../shared/corpus}
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift 2 ;;
+    --kind) kind=$2; shift 2 ;;
     --count) count=$2; shift 2 ;;
     --threads) threads=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --corpus-dir) corpus_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "batch_throughput.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
 done
 
+case $kind in
+  text) count=${count:-100000} ;;
+  email) count=${count:-5000} ;;
+  *) echo "batch_throughput.sh: --kind must be text or email" >&2; exit 64 ;;
+esac
 corpus_dir=$(cd "$corpus_dir" 2> /dev/null && pwd || echo "$corpus_dir")
 cli="$build/adapters/cli/scamcheck"
 if [[ ! -x $cli ]]; then
@@ -50,6 +61,33 @@ trap 'rm -rf "$work"' EXIT
 pool="$work/pool.jsonl"
 input="$work/input.jsonl"
 
+if [[ $kind == email ]]; then
+  # The pool: one {"kind":"email","content":...} object per mail.
+  python3 - "$corpus_dir" "$repo/tests/fixtures/email" > "$pool" <<'EOF'
+import base64, glob, json, os, sys
+corpus, fixtures = sys.argv[1:3]
+def emit(raw):
+    try:
+        obj = {"kind": "email", "content": raw.decode("utf-8")}
+    except UnicodeDecodeError:
+        obj = {"kind": "email", "content": base64.b64encode(raw).decode(), "content_encoding": "base64"}
+    print(json.dumps(obj, ensure_ascii=False))
+found = False
+for path in sorted(glob.glob(os.path.join(corpus, "*", "dev.jsonl"))):
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            if r.get("kind") == "email":
+                emit(r["text"].encode(r.get("raw_encoding", "utf-8")))
+                found = True
+if not found:
+    for path in sorted(glob.glob(os.path.join(fixtures, "*", "*.eml"))):
+        with open(path, "rb") as f:
+            emit(f.read())
+EOF
+  source_desc="email records of $corpus_dir/*/dev.jsonl"
+  ls "$corpus_dir"/*/dev.jsonl > /dev/null 2>&1 || source_desc="tests/fixtures/email/*/*.eml"
+else
 # The pool: one {"kind":"text","content":...} object per SMS.
 sms_files=()
 for name in sms_spam_collection sms_smishing_mishra_soni; do
@@ -79,6 +117,8 @@ else
 {"kind":"text","content":"Thanks for your order #40213! It ships tomorrow and should arrive on Thursday. Track it in the app any time. Questions? Just reply to this text."}
 {"kind":"text","content":"Running 10 min late, train stuck outside the station. Start without me, I'll grab a coffee on the way and see you in the meeting room upstairs."}
 EOF
+fi
+
 fi
 
 # Cycle through the pool, numbering the lines: {"id":1,"kind":...}.

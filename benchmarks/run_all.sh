@@ -19,13 +19,14 @@ build="$repo/build-release"
 corpus_dir=${SCAMCHECK_CORPUS_DIR:-$repo/../shared/corpus}
 repetitions=5
 batch_count=100000
+email_count=5000
 batch_repeat=3
 
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift 2 ;;
     --corpus-dir) corpus_dir=$2; shift 2 ;;
-    --quick) repetitions=2; batch_count=20000; batch_repeat=1; shift ;;
+    --quick) repetitions=2; batch_count=20000; email_count=1000; batch_repeat=1; shift ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run_all.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
@@ -82,6 +83,11 @@ bench_args=(--benchmark_repetitions="$repetitions" --benchmark_report_aggregates
   echo
   SCAMCHECK_CORPUS_DIR="$corpus_dir" "$here/batch_throughput.sh" --build "$build" \
     --count "$batch_count" --repeat "$batch_repeat" 2>&1 | sed '1,2d' || echo "(batch_throughput.sh failed)"
+  echo
+  echo "## Batch throughput, e-mails"
+  echo
+  SCAMCHECK_CORPUS_DIR="$corpus_dir" "$here/batch_throughput.sh" --build "$build" --kind email \
+    --count "$email_count" --repeat "$batch_repeat" 2>&1 | sed '1,2d' || echo "(batch_throughput.sh failed)"
 } > "$log"
 
 echo "run_all.sh: wrote $log and $eval_json" >&2
