@@ -316,6 +316,8 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
   void check_words(std::string_view text, Findings& out) const;
   void check_mixed_script(std::string_view text, const WordInfo& w, Counts& counts,
                           Findings& out) const;
+  void check_phonetic_letters(std::string_view text, const WordInfo& w, Counts& counts,
+                              Findings& out) const;
   void check_confusable(std::string_view text, const WordInfo& w, Counts& counts,
                         Findings& out) const;
   bool matches_brand_key(std::string_view word, bool non_ascii, bool one_as_i) const;
@@ -561,7 +563,11 @@ void UnicodeCheckerImpl::check_words(std::string_view text, Findings& out) const
     }
     const WordInfo w = scan_word(text, i);
     if (w.letters > 0) {
-      if (w.non_ascii && w.several_scripts) check_mixed_script(text, w, counts, out);
+      if (w.non_ascii && w.several_scripts) {
+        check_mixed_script(text, w, counts, out);
+      } else if (w.non_ascii) {
+        check_phonetic_letters(text, w, counts, out);
+      }
       check_confusable(text, w, counts, out);
     }
     if (has_joined_brands_) {
@@ -611,6 +617,27 @@ void UnicodeCheckerImpl::check_mixed_script(std::string_view text, const WordInf
     }
   }
   if (other == 1 && unit_letter && latin <= 3) return;
+  add_finding(out, "mixed_script", w.start, w.end);
+  ++counts.mixed;
+}
+
+// Letters of the phonetic alphabets (IPA "ɑ", "ɵ", small capitals "ᴏ")
+// inside an otherwise plain Latin word: no language writes words that way;
+// they stand in for "a" and "o" to slip past filters ("messɑgɵ").
+void UnicodeCheckerImpl::check_phonetic_letters(std::string_view text, const WordInfo& w,
+                                                Counts& counts, Findings& out) const {
+  if (counts.mixed >= kMaxFindingsPerKey) return;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
+  const auto end = static_cast<std::int32_t>(w.end);
+  int ascii = 0;
+  bool phonetic = false;
+  for (auto i = static_cast<std::int32_t>(w.start); i < end;) {
+    UChar32 c;
+    U8_NEXT(s, i, end, c);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ++ascii;
+    if ((c >= 0x0250 && c <= 0x02AF) || (c >= 0x1D00 && c <= 0x1DBF)) phonetic = true;
+  }
+  if (!phonetic || ascii < 2) return;
   add_finding(out, "mixed_script", w.start, w.end);
   ++counts.mixed;
 }

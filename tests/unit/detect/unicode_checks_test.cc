@@ -174,6 +174,14 @@ TEST_CASE("mixed scripts in one word are flagged") {
 
   // Cyrillic and Greek together (no Latin) are mixed as well.
   CHECK(of_key(run("\u0430\u03B2\u0432"), "mixed_script").size() == 1);
+
+  // Phonetic letters standing in for Latin ones (IPA "\u0251", "\u0275").
+  hits = run("4 lmport\u0251nt p\u0275nding mess\u0251g\u0275s");
+  CHECK(of_key(hits, "mixed_script") == std::vector<Hit>{{"mixed_script", "lmport\u0251nt"},
+                                                         {"mixed_script", "p\u0275nding"},
+                                                         {"mixed_script", "mess\u0251g\u0275s"}});
+  // ... but not the phonetic alphabet written on its own.
+  CHECK(run("/\u0283\u026A\u014B/ and /\u0259/").empty());
 }
 
 TEST_CASE("single-script words in any language are not flagged") {
