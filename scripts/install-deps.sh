@@ -14,8 +14,10 @@ packages=(
   libgmime-3.0-dev libgumbo-dev     # email: MIME decoding, HTML parsing
   # adapters
   libcli11-dev libspdlog-dev
+  libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
   # tests and benchmarks
   doctest-dev libbenchmark-dev
+  wrk                               # server benchmark (benchmarks/server)
 )
 
 missing=()

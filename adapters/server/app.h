@@ -1,0 +1,74 @@
+// App: what every handler shares (the analyzer, the store, catalogs, feeds,
+// the daily allowance), and Exchange: one request in flight.
+#ifndef SCAMCHECK_ADAPTERS_SERVER_APP_H_
+#define SCAMCHECK_ADAPTERS_SERVER_APP_H_
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "catalog.h"
+#include "feeds.h"
+#include "http_types.h"
+#include "problems.h"
+#include "quota.h"
+#include "route_table.h"
+#include "scamcheck/scamcheck.h"
+#include "store.h"
+
+namespace scamcheck::server {
+
+struct AppOptions {
+  bool retain_content = false;  // --retain-content: store submitted content too
+};
+
+class App {
+ public:
+  App(const Analyzer& analyzer, Store& store, std::shared_ptr<const Catalog> catalog, Feeds& feeds,
+      AppOptions options);
+
+  const Analyzer& analyzer() const { return analyzer_; }
+  Store& store() { return store_; }
+  const Catalog& catalog() const { return *catalog_; }
+  const Feeds& feeds() const { return feeds_; }
+  DailyQuota& quota() { return quota_; }
+  const AppOptions& options() const { return options_; }
+  // The OpenAPI document, generated once from the route table.
+  const std::string& openapi_json() const { return openapi_json_; }
+
+ private:
+  const Analyzer& analyzer_;
+  Store& store_;
+  std::shared_ptr<const Catalog> catalog_;
+  Feeds& feeds_;
+  DailyQuota quota_;
+  AppOptions options_;
+  std::string openapi_json_;
+};
+
+// One request in flight, shared by the router and its handler until the
+// response is sent.
+struct Exchange {
+  Request request;
+  const RouteSpec* route = nullptr;
+  std::string request_id;
+  std::string accept_language;  // the preferred tag of Accept-Language, may be ""
+  std::string locale;           // catalog locale for problem texts
+  std::unordered_map<std::string, std::string> path_params;
+  std::unordered_map<std::string, std::string> query;  // percent-decoded
+  std::optional<TokenRecord> token;                    // set when the route needs one
+  std::chrono::steady_clock::time_point started;
+  Reply reply;
+
+  ProblemContext problem_context(const Catalog& catalog) const {
+    return {catalog, locale, request_id};
+  }
+  // Sends `response` with X-Request-ID added, and logs the request. Once.
+  void respond(Response response);
+};
+
+}  // namespace scamcheck::server
+
+#endif  // SCAMCHECK_ADAPTERS_SERVER_APP_H_

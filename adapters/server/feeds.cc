@@ -1,0 +1,179 @@
+#include "feeds.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "logging.h"
+#include "server_limits.h"
+
+namespace scamcheck::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
+    s.remove_prefix(1);
+  }
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+void lower_ascii(std::string* s, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end && i < s->size(); ++i) {
+    char& c = (*s)[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+}
+
+std::string lower_copy(std::string_view s) {
+  std::string out(s);
+  lower_ascii(&out, 0, out.size());
+  return out;
+}
+
+}  // namespace
+
+std::string FeedSet::normalize_url(std::string_view url) {
+  url = trim(url);
+  if (const std::size_t hash = url.find('#'); hash != std::string_view::npos) {
+    url = url.substr(0, hash);
+  }
+  std::string out(url);
+  const std::size_t scheme_end = out.find("://");
+  const std::size_t host_begin = scheme_end == std::string::npos ? 0 : scheme_end + 3;
+  std::size_t host_end = out.find_first_of("/?", host_begin);
+  if (host_end == std::string::npos) host_end = out.size();
+  lower_ascii(&out, 0, host_end);
+  if (out.size() == host_end + 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+void FeedSet::add_text(std::string_view text) {
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    std::string_view line = trim(text.substr(0, newline));
+    text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
+    if (line.empty() || line.front() == '#') continue;
+    if (const std::size_t space = line.find_first_of(" \t"); space != std::string_view::npos) {
+      line = line.substr(0, space);
+    }
+    if (line.find("://") != std::string_view::npos) {
+      urls_.insert(normalize_url(line));
+    } else if (line.find('/') == std::string_view::npos) {
+      std::string domain = lower_copy(line);
+      while (!domain.empty() && domain.back() == '.') domain.pop_back();
+      if (!domain.empty()) domains_.insert(std::move(domain));
+    } else {
+      urls_.insert(normalize_url("http://" + std::string(line)));
+    }
+  }
+}
+
+bool FeedSet::malicious(const UrlInfo& url) const {
+  if (!urls_.empty() && urls_.count(normalize_url(url.url))) return true;
+  if (domains_.empty() || url.host.empty()) return false;
+  // The host and each parent domain down to the registrable domain (or down
+  // to two labels when the registrable domain is unknown).
+  const std::string host = lower_copy(url.host);
+  const std::size_t floor = url.registrable_domain.empty() ? 0 : url.registrable_domain.size();
+  std::string_view candidate = host;
+  for (;;) {
+    if (domains_.count(std::string(candidate))) return true;
+    const std::size_t dot = candidate.find('.');
+    if (dot == std::string_view::npos) return false;
+    const std::string_view parent = candidate.substr(dot + 1);
+    if (parent.size() < floor || (floor == 0 && parent.find('.') == std::string_view::npos)) {
+      return false;
+    }
+    candidate = parent;
+  }
+}
+
+Feeds::Feeds(std::string dir) : dir_(std::move(dir)), current_(std::make_shared<FeedSet>()) {}
+
+Feeds::~Feeds() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stop_cv_.notify_all();
+  if (watcher_.joinable()) watcher_.join();
+}
+
+void Feeds::start() {
+  if (dir_.empty()) return;
+  fingerprint_ = fingerprint();
+  reload();
+  watcher_ = std::thread([this] { watch(); });
+}
+
+std::shared_ptr<const FeedSet> Feeds::current() const {
+  std::lock_guard lock(mutex_);
+  return current_;
+}
+
+void Feeds::annotate(Report* report) const {
+  if (report->urls.empty()) return;
+  const std::shared_ptr<const FeedSet> feeds = current();
+  for (UrlInfo& url : report->urls) {
+    if (feeds->malicious(url)) url.reputation = Reputation::kMalicious;
+  }
+}
+
+std::uint64_t Feeds::fingerprint() const {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    if (!entry.is_regular_file(ec)) continue;
+    for (char c : entry.path().filename().string()) mix(static_cast<unsigned char>(c));
+    mix(entry.file_size(ec));
+    mix(static_cast<std::uint64_t>(entry.last_write_time(ec).time_since_epoch().count()));
+  }
+  return h;
+}
+
+void Feeds::reload() {
+  auto set = std::make_shared<FeedSet>();
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
+    if (entry.is_regular_file(ec)) files.push_back(entry.path());
+  }
+  if (ec) {
+    LogLine(LogLevel::kWarn, "feeds_unreadable").field("dir", dir_).field("error", ec.message());
+  }
+  for (const fs::path& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    set->add_text(text.str());
+  }
+  LogLine(LogLevel::kNotice, "feeds_loaded")
+      .field("dir", dir_)
+      .field("files", files.size())
+      .field("urls", set->url_count())
+      .field("domains", set->domain_count());
+  std::lock_guard lock(mutex_);
+  current_ = std::move(set);
+}
+
+void Feeds::watch() {
+  std::unique_lock lock(mutex_);
+  while (!stop_cv_.wait_for(lock, kFeedPollInterval, [this] { return stopping_; })) {
+    lock.unlock();
+    const std::uint64_t now = fingerprint();
+    if (now != fingerprint_) {
+      fingerprint_ = now;
+      reload();
+    }
+    lock.lock();
+  }
+}
+
+}  // namespace scamcheck::server

@@ -1,0 +1,81 @@
+// URL reputation from local feed files (`serve --feeds-dir DIR`): every
+// regular file in DIR is a list with one entry per line, in the plain text
+// formats of OpenPhish (feed.txt: one URL per line) and URLhaus (text
+// export: "#" comment lines, one URL per line). A line without a scheme and
+// without "/" is a domain entry. Blank lines and "#" comments are skipped.
+//
+// A report URL is malicious when the URL itself is a URL entry, or its host
+// or a parent domain of it (down to the registrable domain) is a domain
+// entry: "bad.example" also covers "www.bad.example". This is a lookup only; it does
+// not change the report's verdict (the library decides that).
+//
+// The directory is read at start and polled for changes (file added,
+// removed, resized or touched); a changed set replaces the old one
+// atomically, so lookups never see a half-loaded feed.
+#ifndef SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_
+#define SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_set>
+
+#include "scamcheck/report.h"
+
+namespace scamcheck::server {
+
+// One loaded set of feeds. Immutable; thread-safe.
+class FeedSet {
+ public:
+  // Adds the entries of one feed file's text.
+  void add_text(std::string_view text);
+  bool malicious(const UrlInfo& url) const;
+  std::size_t url_count() const { return urls_.size(); }
+  std::size_t domain_count() const { return domains_.size(); }
+
+  // The form both feed URLs and report URLs are compared in: trimmed,
+  // fragment dropped, scheme and host lower-cased, a lone trailing "/"
+  // dropped.
+  static std::string normalize_url(std::string_view url);
+
+ private:
+  std::unordered_set<std::string> urls_;
+  std::unordered_set<std::string> domains_;
+};
+
+class Feeds {
+ public:
+  // `dir` empty: no feeds, every lookup is "unknown".
+  explicit Feeds(std::string dir);
+  ~Feeds();
+  Feeds(const Feeds&) = delete;
+  Feeds& operator=(const Feeds&) = delete;
+
+  // Loads the directory once and starts watching it.
+  void start();
+  // The current set (never null).
+  std::shared_ptr<const FeedSet> current() const;
+  // Sets every URL's reputation: malicious on a hit; otherwise unchanged.
+  void annotate(Report* report) const;
+
+ private:
+  std::uint64_t fingerprint() const;
+  void reload();
+  void watch();
+
+  std::string dir_;
+  mutable std::mutex mutex_;
+  std::shared_ptr<const FeedSet> current_;
+  std::uint64_t fingerprint_ = 0;
+  std::condition_variable stop_cv_;
+  bool stopping_ = false;
+  std::thread watcher_;
+};
+
+}  // namespace scamcheck::server
+
+#endif  // SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_

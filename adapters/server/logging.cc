@@ -1,0 +1,122 @@
+#include "logging.h"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+
+#include "common/report_json.h"
+
+namespace scamcheck::server {
+namespace {
+
+std::atomic<int> g_level{static_cast<int>(LogLevel::kInfo)};
+std::shared_ptr<spdlog::logger> g_logger;
+
+std::string_view level_name(LogLevel level) {
+  switch (level) {
+    case LogLevel::kDebug:
+      return "debug";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kNotice:
+      return "notice";
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kError:
+      return "error";
+  }
+  return "info";
+}
+
+// `text` as a JSON string literal (escaped, invalid UTF-8 replaced).
+void append_json_string(std::string* out, std::string_view text) {
+  rapidjson::StringBuffer buffer;
+  adapters::JsonWriter writer(buffer);
+  adapters::write_json_string(writer, text);
+  out->append(buffer.GetString(), buffer.GetSize());
+}
+
+std::string timestamp() {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buffer[40];
+  const std::size_t n = std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::snprintf(buffer + n, sizeof buffer - n, ".%03dZ", static_cast<int>(ms % 1000));
+  return buffer;
+}
+
+}  // namespace
+
+bool init_logging(std::string_view level) {
+  LogLevel parsed;
+  if (level == "debug") {
+    parsed = LogLevel::kDebug;
+  } else if (level == "info") {
+    parsed = LogLevel::kInfo;
+  } else if (level == "notice") {
+    parsed = LogLevel::kNotice;
+  } else if (level == "warn") {
+    parsed = LogLevel::kWarn;
+  } else if (level == "error") {
+    parsed = LogLevel::kError;
+  } else {
+    return false;
+  }
+  g_level = static_cast<int>(parsed);
+  if (!g_logger) {
+    g_logger = spdlog::stderr_logger_mt("scamcheckd");
+    g_logger->set_pattern("%v");
+    g_logger->set_level(spdlog::level::trace);
+    g_logger->flush_on(spdlog::level::trace);
+  }
+  return true;
+}
+
+bool log_enabled(LogLevel level) { return static_cast<int>(level) >= g_level.load(); }
+
+LogLine::LogLine(LogLevel level, std::string_view event)
+    : level_(level), enabled_(log_enabled(level)) {
+  if (!enabled_) return;
+  json_.reserve(256);
+  json_ = "{\"ts\":\"" + timestamp() + "\",\"level\":\"";
+  json_ += level_name(level);
+  json_ += "\",\"event\":";
+  append_json_string(&json_, event);
+}
+
+LogLine::~LogLine() {
+  if (!enabled_) return;
+  json_.push_back('}');
+  if (g_logger) {
+    g_logger->info("{}", json_);
+  } else {
+    std::fprintf(stderr, "%s\n", json_.c_str());
+  }
+}
+
+LogLine& LogLine::field(std::string_view key, std::string_view value) {
+  if (!enabled_) return *this;
+  json_.push_back(',');
+  append_json_string(&json_, key);
+  json_.push_back(':');
+  append_json_string(&json_, value);
+  return *this;
+}
+
+LogLine& LogLine::field(std::string_view key, std::int64_t value) {
+  if (!enabled_) return *this;
+  json_.push_back(',');
+  append_json_string(&json_, key);
+  json_.push_back(':');
+  json_ += std::to_string(value);
+  return *this;
+}
+
+}  // namespace scamcheck::server

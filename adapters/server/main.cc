@@ -1,0 +1,337 @@
+// scamcheckd: the reference server (CONTRACT §8).
+//
+//   scamcheckd serve [--listen HOST:PORT] [--database URL] [--feeds-dir DIR] ...
+//   scamcheckd user create --email E --name N [--plan P]      (password on stdin)
+//   scamcheckd token create --email E --name N --abilities a,b [--expires-in DAYS]
+//   scamcheckd token revoke --email E --name N
+//
+// Every serve flag also reads SCAMCHECK_<FLAG> (flags win). Exit status:
+// 0 success (serve: after a graceful SIGTERM), 64 usage, 65 bad data (e.g.
+// the user exists), 66 no such user or token, 69 the database or the
+// listen address is unavailable, 70 internal error.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app.h"
+#include "catalog.h"
+#include "common/status_map.h"
+#include "crypto.h"
+#include "feeds.h"
+#include "http_server.h"
+#include "logging.h"
+#include "operator_commands.h"
+#include "router.h"
+#include "scamcheck/scamcheck.h"
+#include "server_limits.h"
+#include "store.h"
+
+namespace scamcheck::server {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 64;
+constexpr int kExitData = 65;
+constexpr int kExitNoInput = 66;
+constexpr int kExitUnavailable = 69;
+constexpr int kExitSoftware = 70;
+
+int exit_for(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kOutOfRange:
+      return kExitData;
+    case StatusCode::kNotFound:
+      return kExitNoInput;
+    case StatusCode::kUnavailable:
+    case StatusCode::kUnimplemented:
+      return kExitUnavailable;
+    default:
+      return kExitSoftware;
+  }
+}
+
+int fail(const Status& status) {
+  std::fprintf(stderr, "scamcheckd: %s\n", status.message().c_str());
+  return exit_for(status);
+}
+
+struct ServeFlags {
+  std::string listen = "127.0.0.1:8080";
+  std::string database = "sqlite:scamcheck.db";
+  std::string base_url;
+  unsigned workers = 0;
+  double analysis_timeout = 60;
+  std::string feeds_dir;
+  std::vector<std::string> trusted_proxies;
+  std::string allowed_origins;
+  std::string mcp_name = "scamcheck";
+  bool retain_content = false;
+  std::string ai_url, ai_key, ai_model, workflow_url;
+  std::string data_dir;
+  std::size_t max_connections = kDefaultMaxConnections;
+  unsigned idle_timeout = static_cast<unsigned>(kDefaultIdleTimeout.count());
+  unsigned read_timeout = static_cast<unsigned>(kDefaultReadTimeout.count());
+  std::string log_level = "info";
+  bool bootstrap = false;
+};
+
+// "HOST:PORT" or "[V6]:PORT".
+bool parse_listen(const std::string& text, std::string* host, std::uint16_t* port) {
+  const std::size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) return false;
+  std::string h = text.substr(0, colon);
+  if (h.size() > 2 && h.front() == '[' && h.back() == ']') h = h.substr(1, h.size() - 2);
+  const std::string p = text.substr(colon + 1);
+  if (p.empty() || p.size() > 5 || p.find_first_not_of("0123456789") != std::string::npos) {
+    return false;
+  }
+  const unsigned long value = std::stoul(p);
+  if (value > 65535) return false;
+  *host = h;
+  *port = static_cast<std::uint16_t>(value);
+  return true;
+}
+
+// Lets the server hold as many sockets as the hard limit allows.
+void raise_open_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
+  Result<std::unique_ptr<Store>> store = open_store(database);
+  if (!store.ok()) return store.status();
+  if (Status s = (*store)->migrate(); !s.ok()) return s;
+  return std::move(*store);
+}
+
+int serve(const ServeFlags& flags) {
+  if (!init_logging(flags.log_level)) {
+    std::fprintf(stderr, "scamcheckd: unknown --log-level %s\n", flags.log_level.c_str());
+    return kExitUsage;
+  }
+  HttpServerOptions http;
+  if (!parse_listen(flags.listen, &http.host, &http.port)) {
+    std::fprintf(stderr, "scamcheckd: --listen must be HOST:PORT, not %s\n", flags.listen.c_str());
+    return kExitUsage;
+  }
+  http.threads = flags.workers;
+  http.max_connections = flags.max_connections;
+  http.idle_timeout = std::chrono::seconds(flags.idle_timeout);
+  http.read_timeout = std::chrono::seconds(flags.read_timeout);
+  raise_open_file_limit();
+
+  auto store = open_migrated(flags.database);
+  if (!store.ok()) return fail(store.status());
+  if (flags.bootstrap) {
+    Result<std::optional<std::string>> token = bootstrap_first_user(**store);
+    if (!token.ok()) return fail(token.status());
+    if (token->has_value()) {
+      std::printf(
+          "First user admin@localhost (plan pro) created with an API token of every ability.\n"
+          "It is shown only this once:\n\n  %s\n\n",
+          (*token)->c_str());
+      std::fflush(stdout);
+    }
+  }
+  auto analyzer = Analyzer::create(Options{.data_dir = flags.data_dir});
+  if (!analyzer.ok()) {
+    std::fprintf(stderr, "scamcheckd: cannot load the data pack: %s\n",
+                 analyzer.status().to_string().c_str());
+    return kExitSoftware;
+  }
+  auto catalog = Catalog::load();
+  if (!catalog.ok()) return fail(catalog.status());
+
+  Feeds feeds(flags.feeds_dir);
+  feeds.start();
+  App app(**analyzer, **store, *catalog, feeds, AppOptions{.retain_content = flags.retain_content});
+  Router router(app);
+  HttpServer server(http, router);
+  if (Status s = server.listen(); !s.ok()) return fail(s);
+  LogLine(LogLevel::kNotice, "listening")
+      .field("host", http.host)
+      .field("port", static_cast<int>(server.port()))
+      .field("threads",
+             static_cast<int>(flags.workers ? flags.workers : std::thread::hardware_concurrency()))
+      .field("database", flags.database.substr(0, flags.database.find("://") == std::string::npos
+                                                      ? flags.database.size()
+                                                      : flags.database.find("://") + 3))
+      .field("version", SCAMCHECK_VERSION_STRING);
+  server.run();
+  (*store)->flush();
+  LogLine(LogLevel::kNotice, "stopped");
+  return kExitOk;
+}
+
+std::string read_password() {
+  std::string line;
+  std::getline(std::cin, line);
+  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  return line;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app("scamcheckd: the ScamCheck server (scan API, reports, health, OpenAPI).",
+               "scamcheckd");
+  app.set_version_flag("--version", std::string("scamcheckd ") + SCAMCHECK_VERSION_STRING);
+  app.require_subcommand(1);
+
+  ServeFlags flags;
+  CLI::App* serve_cmd = app.add_subcommand("serve", "Run the HTTP server");
+  const auto opt = [&](const std::string& name, auto& target, const std::string& env,
+                       const std::string& help) {
+    return serve_cmd->add_option(name, target, help)->envname(env);
+  };
+  opt("--listen", flags.listen, "SCAMCHECK_LISTEN", "Address to listen on, HOST:PORT (port 0: any)")
+      ->capture_default_str();
+  opt("--database", flags.database, "SCAMCHECK_DATABASE",
+      "sqlite:PATH (created and migrated on first start)")
+      ->capture_default_str();
+  opt("--base-url", flags.base_url, "SCAMCHECK_BASE_URL", "Public base URL of this server");
+  opt("--workers", flags.workers, "SCAMCHECK_WORKERS",
+      "Threads serving requests and running analyses (default: one per core)")
+      ->check(CLI::Range(1u, 1024u));
+  opt("--analysis-timeout", flags.analysis_timeout, "SCAMCHECK_ANALYSIS_TIMEOUT",
+      "Seconds (check API; reserved)")
+      ->capture_default_str();
+  opt("--feeds-dir", flags.feeds_dir, "SCAMCHECK_FEEDS_DIR",
+      "Directory of URL reputation feeds (OpenPhish/URLhaus text lists), reloaded on change")
+      ->check(CLI::ExistingDirectory);
+  opt("--trusted-proxy", flags.trusted_proxies, "SCAMCHECK_TRUSTED_PROXY",
+      "CIDR of a trusted reverse proxy (repeatable; reserved)");
+  opt("--allowed-origins", flags.allowed_origins, "SCAMCHECK_ALLOWED_ORIGINS",
+      "Comma-separated origins (MCP; reserved)");
+  opt("--mcp-name", flags.mcp_name, "SCAMCHECK_MCP_NAME", "MCP server name (reserved)");
+  serve_cmd
+      ->add_flag("--retain-content", flags.retain_content,
+                 "Store the submitted content with each report (default: only the report)")
+      ->envname("SCAMCHECK_RETAIN_CONTENT");
+  opt("--ai-url", flags.ai_url, "SCAMCHECK_AI_URL", "AI provider URL (reserved)");
+  opt("--ai-key", flags.ai_key, "SCAMCHECK_AI_KEY", "AI provider key (reserved)");
+  opt("--ai-model", flags.ai_model, "SCAMCHECK_AI_MODEL", "AI provider model (reserved)");
+  opt("--workflow-url", flags.workflow_url, "SCAMCHECK_WORKFLOW_URL",
+      "Automation workflow URL (check API; reserved)");
+  opt("--data-dir", flags.data_dir, "SCAMCHECK_DATA_DIR",
+      "Load the library's data pack from DIR instead of the built-in copy")
+      ->check(CLI::ExistingDirectory);
+  opt("--max-connections", flags.max_connections, "SCAMCHECK_MAX_CONNECTIONS",
+      "Open connections at most; at the limit an idle keep-alive connection is closed")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  opt("--idle-timeout", flags.idle_timeout, "SCAMCHECK_IDLE_TIMEOUT",
+      "Seconds a keep-alive connection may wait for its next request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
+  opt("--read-timeout", flags.read_timeout, "SCAMCHECK_READ_TIMEOUT",
+      "Seconds a client may take to send one request")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
+  opt("--log-level", flags.log_level, "SCAMCHECK_LOG_LEVEL",
+      "debug, info (one line per request), notice (start and stop only), warn or error")
+      ->capture_default_str();
+  serve_cmd
+      ->add_flag("--bootstrap", flags.bootstrap,
+                 "When the database has no user: create admin@localhost (plan pro) and print "
+                 "its first API token (abilities *) once")
+      ->envname("SCAMCHECK_BOOTSTRAP");
+
+  std::string database = "sqlite:scamcheck.db";
+  const auto database_option = [&](CLI::App* cmd) {
+    cmd->add_option("--database", database, "sqlite:PATH")
+        ->envname("SCAMCHECK_DATABASE")
+        ->capture_default_str();
+  };
+
+  std::string email, name, plan = "free", abilities;
+  std::optional<double> expires_in;
+  CLI::App* user_cmd = app.add_subcommand("user", "Manage users");
+  user_cmd->require_subcommand(1);
+  CLI::App* user_create = user_cmd->add_subcommand(
+      "create", "Create a user (verified); reads the password (8+ characters) from stdin");
+  user_create->add_option("--email", email, "Email address")->required();
+  user_create->add_option("--name", name, "Display name")->required();
+  user_create->add_option("--plan", plan, "free (10 scans/day), pro or business (unlimited)")
+      ->capture_default_str();
+  database_option(user_create);
+
+  CLI::App* token_cmd = app.add_subcommand("token", "Manage API tokens");
+  token_cmd->require_subcommand(1);
+  CLI::App* token_create =
+      token_cmd->add_subcommand("create", "Create an API token; prints only its value");
+  token_create->add_option("--email", email, "The user's email")->required();
+  token_create->add_option("--name", name, "Token name")->required();
+  token_create
+      ->add_option("--abilities", abilities,
+                   "Comma-separated: scan:create, reports:read, reports:delete, *")
+      ->required();
+  token_create->add_option("--expires-in", expires_in, "Days until it expires (decimal, > 0)")
+      ->type_name("DAYS");
+  database_option(token_create);
+  CLI::App* token_revoke = token_cmd->add_subcommand("revoke", "Revoke a user's token by name");
+  token_revoke->add_option("--email", email, "The user's email")->required();
+  token_revoke->add_option("--name", name, "Token name")->required();
+  database_option(token_revoke);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  if (Status s = init_crypto(); !s.ok()) return fail(s);
+
+  if (serve_cmd->parsed()) return serve(flags);
+  (void)init_logging("warn");
+  auto store = open_migrated(database);
+  if (!store.ok()) return fail(store.status());
+  if (user_create->parsed()) {
+    if (isatty(STDIN_FILENO)) std::fprintf(stderr, "Password: ");
+    const std::string password = read_password();
+    Result<User> user = create_user(**store, email, name, plan, password);
+    if (!user.ok()) return fail(user.status());
+    std::printf("created user %s (id %lld, plan %s)\n", user->email.c_str(),
+                static_cast<long long>(user->id), user->plan.name.c_str());
+    return kExitOk;
+  }
+  if (token_create->parsed()) {
+    Result<std::string> token =
+        create_token(**store, email, name, split_list(abilities), expires_in);
+    if (!token.ok()) return fail(token.status());
+    std::printf("%s\n", token->c_str());
+    return kExitOk;
+  }
+  if (token_revoke->parsed()) {
+    if (Status s = revoke_token(**store, email, name); !s.ok()) return fail(s);
+    std::printf("revoked token %s of %s\n", name.c_str(), email.c_str());
+    return kExitOk;
+  }
+  return kExitUsage;
+}
+
+}  // namespace
+}  // namespace scamcheck::server
+
+int main(int argc, char** argv) {
+  try {
+    return scamcheck::server::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "scamcheckd: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "scamcheckd: internal error\n");
+  }
+  return 70;
+}

@@ -1,0 +1,115 @@
+#include "operator_commands.h"
+
+#include <cmath>
+
+#include "auth.h"
+#include "crypto.h"
+#include "ids.h"
+
+namespace scamcheck::server {
+namespace {
+
+constexpr std::size_t kMinPasswordBytes = 8;
+
+Result<User> user_by_email(Store& store, const std::string& email) {
+  Result<std::optional<User>> user = store.find_user(email);
+  if (!user.ok()) return user.status();
+  if (!user->has_value()) return Status::not_found("no user with the email " + email);
+  return std::move(**user);
+}
+
+bool plausible_email(const std::string& email) {
+  const std::size_t at = email.find('@');
+  return at != std::string::npos && at > 0 && at + 1 < email.size() &&
+         email.find_first_of(" \t\r\n") == std::string::npos;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    std::string item = text.substr(start, comma - start);
+    const auto first = item.find_first_not_of(" \t");
+    const auto last = item.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+    start = comma + 1;
+  }
+  return out;
+}
+
+Result<User> create_user(Store& store, const std::string& email, const std::string& name,
+                         const std::string& plan, const std::string& password) {
+  if (!plausible_email(email)) return Status::invalid_argument("not an email address: " + email);
+  if (name.empty()) return Status::invalid_argument("the name must not be empty");
+  if (password.size() < kMinPasswordBytes) {
+    return Status::invalid_argument("the password must have at least 8 characters");
+  }
+  Result<std::string> hash = hash_password(password);
+  if (!hash.ok()) return hash.status();
+  NewUser user;
+  user.email = email;
+  user.name = name;
+  user.plan = plan;
+  user.password_hash = std::move(*hash);
+  return store.create_user(user);
+}
+
+Result<std::string> create_token(Store& store, const std::string& email, const std::string& name,
+                                 const std::vector<std::string>& abilities,
+                                 std::optional<double> expires_in_days) {
+  if (name.empty()) return Status::invalid_argument("the token name must not be empty");
+  if (abilities.empty()) return Status::invalid_argument("give at least one ability");
+  for (const auto& a : abilities) {
+    if (!is_known_ability(a)) {
+      return Status::invalid_argument("unknown ability \"" + a +
+                                      "\" (scan:create, reports:read, reports:delete, *)");
+    }
+  }
+  NewToken token;
+  if (expires_in_days) {
+    if (!std::isfinite(*expires_in_days) || *expires_in_days <= 0 || *expires_in_days > 36500) {
+      return Status::invalid_argument("--expires-in must be a number of days > 0");
+    }
+    token.expires_at =
+        unix_now() + static_cast<std::int64_t>(std::llround(*expires_in_days * 86400));
+  }
+  Result<User> user = user_by_email(store, email);
+  if (!user.ok()) return user.status();
+  const std::string value = new_token_value();
+  token.user_id = user->id;
+  token.name = name;
+  token.token_hash = sha256(value);
+  token.abilities = abilities;
+  if (Status s = store.create_token(token); !s.ok()) return s;
+  return value;
+}
+
+Status revoke_token(Store& store, const std::string& email, const std::string& name) {
+  Result<User> user = user_by_email(store, email);
+  if (!user.ok()) return user.status();
+  Result<int> revoked = store.revoke_token(user->id, name);
+  if (!revoked.ok()) return revoked.status();
+  if (*revoked == 0) return Status::not_found("the user has no active token named " + name);
+  return {};
+}
+
+Result<std::optional<std::string>> bootstrap_first_user(Store& store) {
+  Result<std::int64_t> users = store.count_users();
+  if (!users.ok()) return users.status();
+  if (*users > 0) return std::optional<std::string>();
+  NewUser user;
+  user.email = "admin@localhost";
+  user.name = "Administrator";
+  user.plan = "pro";
+  Result<User> created = store.create_user(user);
+  if (!created.ok()) return created.status();
+  Result<std::string> token = create_token(store, user.email, "bootstrap", {"*"}, std::nullopt);
+  if (!token.ok()) return token.status();
+  return std::optional<std::string>(std::move(*token));
+}
+
+}  // namespace scamcheck::server

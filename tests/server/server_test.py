@@ -1,0 +1,704 @@
+#!/usr/bin/env python3
+"""Integration tests of the real scamcheckd (CONTRACT §2, §4, §8).
+
+Starts the scamcheckd binary on 127.0.0.1 (any free port) with a temporary
+SQLite file, creates users and tokens with its operator CLI, and talks HTTP
+to it with the standard library only. Every response is appended to a JSON
+Lines file (--record) that openapi_check.mjs checks against /docs/api.
+
+  server_test.py --binary build/adapters/server/scamcheckd --record responses.jsonl
+"""
+
+import argparse
+import base64
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+BINARY = None
+RECORD = None
+RECORD_LOCK = threading.Lock()
+
+SCAM = ("URGENT: your bank account has been suspended. Verify your password and enter the TAN "
+        "code at http://secure-bank-login.example.top/verify within 24 hours.")
+SMS = "Your parcel is on hold. Pay 1.99 EUR at https://dhl-track.example.top/pay"
+ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
+
+
+class Server:
+    """One scamcheckd process on a temporary SQLite file."""
+
+    def __init__(self, *extra, db_dir=None):
+        self.dir = db_dir or tempfile.mkdtemp(prefix="scamcheckd-test-")
+        self.db = os.path.join(self.dir, "test.db")
+        self.extra = list(extra)
+        self.proc = None
+        self.port = None
+        self.log_path = os.path.join(self.dir, f"server-{time.monotonic_ns()}.log")
+
+    def start(self):
+        self.log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", "sqlite:" + self.db,
+             *self.extra],
+            stdout=subprocess.DEVNULL, stderr=self.log)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("scamcheckd exited: " + self.read_log())
+            for line in self.read_log().splitlines():
+                if '"event":"listening"' in line:
+                    self.port = json.loads(line)["port"]
+                    return self
+            time.sleep(0.05)
+        raise RuntimeError("scamcheckd did not start: " + self.read_log())
+
+    def read_log(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if hasattr(self, "log"):
+            self.log.close()
+        return self.proc.returncode
+
+    def cli(self, *args, stdin=""):
+        run = subprocess.run([BINARY, *args, "--database", "sqlite:" + self.db],
+                             input=stdin.encode(), capture_output=True, timeout=60)
+        return run.returncode, run.stdout.decode(), run.stderr.decode()
+
+    def user(self, email, plan="free", abilities="*", expires_in=None, token_name="main"):
+        """Creates a user and a token; returns the token value."""
+        code, _, err = self.cli("user", "create", "--email", email, "--name", email.split("@")[0],
+                                "--plan", plan, stdin="correct horse battery\n")
+        assert code == 0, err
+        return self.token(email, token_name, abilities, expires_in)
+
+    def token(self, email, name, abilities, expires_in=None):
+        args = ["token", "create", "--email", email, "--name", name, "--abilities", abilities]
+        if expires_in is not None:
+            args += ["--expires-in", str(expires_in)]
+        code, out, err = self.cli(*args)
+        assert code == 0, err
+        return out.strip()
+
+    def connect(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def request(self, method, path, body=None, token=None, headers=None, conn=None):
+        """One request; returns (status, headers dict (lower-case), body bytes, json or None)."""
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = "Bearer " + token
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+            h.setdefault("Content-Type", "application/json")
+        own = conn is None
+        conn = conn or self.connect()
+        try:
+            conn.request(method, path, body=body, headers=h)
+            resp = conn.getresponse()
+            data = resp.read()
+            hdrs = {k.lower(): v for k, v in resp.getheaders()}
+        finally:
+            if own:
+                conn.close()
+        parsed = None
+        if data and "json" in hdrs.get("content-type", ""):
+            parsed = json.loads(data)
+        record(method, path, resp.status, hdrs, data)
+        return resp.status, hdrs, data, parsed
+
+    def scan(self, token, content=SMS, **fields):
+        return self.request("POST", "/api/v1/scan", {"content": content, **fields}, token=token)
+
+
+def record(method, path, status, headers, body):
+    if not RECORD:
+        return
+    line = json.dumps({"method": method, "path": path.split("?")[0], "status": status,
+                       "headers": headers, "body": body.decode("utf-8", "replace")})
+    with RECORD_LOCK, open(RECORD, "a") as f:
+        f.write(line + "\n")
+
+
+SERVER = None
+
+
+def setUpModule():
+    global SERVER
+    feeds = tempfile.mkdtemp(prefix="scamcheckd-feeds-")
+    with open(os.path.join(feeds, "openphish.txt"), "w") as f:
+        f.write("https://evil-login.example.net/account/verify\n")
+    with open(os.path.join(feeds, "urlhaus.txt"), "w") as f:
+        f.write("# URLhaus text export\nhttp://malware-drop.example.org/payload.exe\n"
+                "bad-domain.example.com\n")
+    SERVER = Server("--feeds-dir", feeds, "--read-timeout", "2", "--workers", "2")
+    SERVER.feeds = feeds
+    SERVER.start()
+
+
+def tearDownModule():
+    code = SERVER.stop()
+    assert code == 0, f"SIGTERM exit status {code}: {SERVER.read_log()[-2000:]}"
+
+
+class ProblemMixin:
+    def assert_problem(self, response, status, type_name):
+        code, headers, _, body = response
+        self.assertEqual(code, status, body)
+        self.assertEqual(headers["content-type"], "application/problem+json")
+        self.assertEqual(body["type"], "/problems/" + type_name)
+        self.assertEqual(body["status"], status)
+        for member in ("title", "detail", "instance"):
+            self.assertIsInstance(body[member], str)
+        self.assertEqual(body["instance"], headers["x-request-id"])
+        self.assertNotIn("Traceback", json.dumps(body))
+        return body
+
+
+class PublicRoutes(unittest.TestCase, ProblemMixin):
+    def test_health(self):
+        code, headers, _, body = SERVER.request("GET", "/health")
+        self.assertEqual(code, 200)
+        self.assertEqual(body["status"], "ok")
+        self.assertEqual(body["checks"]["database"], "ok")
+        self.assertIn(body["checks"]["ocr"], ("ok", "unavailable"))
+        self.assertIn(body["checks"]["ai_provider"], ("ok", "unavailable", "disabled"))
+        self.assertRegex(headers["x-request-id"], ULID)
+
+    def test_openapi_document(self):
+        code, _, _, doc = SERVER.request("GET", "/docs/api")
+        self.assertEqual(code, 200)
+        self.assertEqual(doc["openapi"], "3.1.0")
+        self.assertEqual(set(doc["paths"]), {"/api/v1/scan", "/api/v1/reports",
+                                             "/api/v1/reports/{public_id}", "/health",
+                                             "/docs/api"})
+        self.assertEqual(set(doc["paths"]["/api/v1/reports/{public_id}"]), {"get", "delete"})
+
+    def test_request_id_echo_and_generation(self):
+        _, h, _, _ = SERVER.request("GET", "/health", headers={"X-Request-ID": "abc-123 x"})
+        self.assertEqual(h["x-request-id"], "abc-123 x")
+        _, h, _, _ = SERVER.request("GET", "/health", headers={"X-Request-ID": "a" * 129})
+        self.assertRegex(h["x-request-id"], ULID)
+        _, h, _, _ = SERVER.request("GET", "/health", headers={"X-Request-ID": "a" * 128})
+        self.assertEqual(h["x-request-id"], "a" * 128)
+
+    def test_request_id_in_log_lines(self):
+        SERVER.request("GET", "/nope", headers={"X-Request-ID": "log-check-42"})
+        time.sleep(0.2)
+        lines = [json.loads(l) for l in SERVER.read_log().splitlines()
+                 if "log-check-42" in l]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertEqual(line["request_id"], "log-check-42")
+
+    def test_unknown_route_is_404(self):
+        self.assert_problem(SERVER.request("GET", "/api/v1/nothing"), 404, "not-found")
+
+    def test_wrong_method_is_405_with_allow(self):
+        r = SERVER.request("PUT", "/api/v1/scan", b"{}")
+        self.assert_problem(r, 405, "method-not-allowed")
+        self.assertEqual(r[1]["allow"], "POST")
+        r = SERVER.request("POST", "/api/v1/reports/rpt_01ARZ3NDEKTSV4RRFFQ69G5FAV", b"")
+        self.assertEqual(r[1]["allow"], "GET, DELETE")
+
+    def test_localized_problem(self):
+        r = SERVER.request("GET", "/api/v1/nothing", headers={"Accept-Language": "de-AT,en;q=0.5"})
+        body = self.assert_problem(r, 404, "not-found")
+        self.assertEqual(body["title"], "Nicht gefunden")
+
+    def test_keep_alive(self):
+        conn = SERVER.connect()
+        for _ in range(5):
+            code, _, _, _ = SERVER.request("GET", "/health", conn=conn)
+            self.assertEqual(code, 200)
+        conn.close()
+
+
+class Auth(unittest.TestCase, ProblemMixin):
+    @classmethod
+    def setUpClass(cls):
+        cls.token = SERVER.user("auth@example.com")
+
+    def test_missing_token(self):
+        r = SERVER.request("GET", "/api/v1/reports")
+        self.assert_problem(r, 401, "unauthorized")
+        self.assertEqual(r[1]["www-authenticate"], "Bearer")
+
+    def test_malformed_and_unknown_token(self):
+        for value in ("Basic abc", "Bearer", "Bearer sck_short",
+                      "Bearer sck_" + "A" * 40, "Bearer " + self.token + "x"):
+            r = SERVER.request("GET", "/api/v1/reports", headers={"Authorization": value})
+            self.assert_problem(r, 401, "unauthorized")
+
+    def test_revoked_token_at_once(self):
+        token = SERVER.token("auth@example.com", "to-revoke", "*")
+        self.assertEqual(SERVER.request("GET", "/api/v1/reports", token=token)[0], 200)
+        code, _, err = SERVER.cli("token", "revoke", "--email", "auth@example.com",
+                                  "--name", "to-revoke")
+        self.assertEqual(code, 0, err)
+        self.assert_problem(SERVER.request("GET", "/api/v1/reports", token=token), 401,
+                            "unauthorized")
+        code, _, _ = SERVER.cli("token", "revoke", "--email", "auth@example.com",
+                                "--name", "to-revoke")
+        self.assertEqual(code, 66)
+
+    def test_expired_token(self):
+        token = SERVER.token("auth@example.com", "short", "*", expires_in="0.00001")
+        time.sleep(1.2)
+        self.assert_problem(SERVER.request("GET", "/api/v1/reports", token=token), 401,
+                            "unauthorized")
+
+    def test_abilities(self):
+        reader = SERVER.token("auth@example.com", "reader", "reports:read")
+        scanner = SERVER.token("auth@example.com", "scanner", "scan:create")
+        body = self.assert_problem(SERVER.scan(reader), 403, "forbidden")
+        self.assertIn("scan:create", body["detail"])
+        code, _, _, report = SERVER.scan(scanner)
+        self.assertEqual(code, 200)
+        self.assert_problem(SERVER.request("GET", "/api/v1/reports", token=scanner), 403,
+                            "forbidden")
+        self.assertEqual(SERVER.request("GET", "/api/v1/reports/" + report["id"],
+                                        token=reader)[0], 200)
+        self.assert_problem(SERVER.request("DELETE", "/api/v1/reports/" + report["id"],
+                                           token=reader), 403, "forbidden")
+
+    def test_last_used_at_is_recorded(self):
+        token = SERVER.token("auth@example.com", "used", "*")
+        SERVER.request("GET", "/api/v1/reports", token=token)
+        time.sleep(0.3)
+        with sqlite3.connect(SERVER.db) as db:
+            row = db.execute("SELECT last_used_at, length(token_hash) FROM tokens "
+                             "WHERE name = 'used'").fetchone()
+        self.assertIsNotNone(row[0])
+        self.assertEqual(row[1], 32)  # only the SHA-256 is stored
+
+    def test_cli_usage_errors(self):
+        code, _, _ = SERVER.cli("token", "create", "--email", "auth@example.com", "--name", "x",
+                                "--abilities", "scan:everything")
+        self.assertEqual(code, 65)
+        code, _, _ = SERVER.cli("token", "create", "--email", "nobody@example.com", "--name",
+                                "x", "--abilities", "*")
+        self.assertEqual(code, 66)
+        code, _, _ = SERVER.cli("user", "create", "--email", "auth@example.com", "--name", "a",
+                                stdin="long enough password\n")
+        self.assertEqual(code, 65)
+        with sqlite3.connect(SERVER.db) as db:
+            hash_ = db.execute("SELECT password_hash FROM users WHERE email = ?",
+                               ("auth@example.com",)).fetchone()[0]
+        self.assertTrue(hash_.startswith("$argon2id$"))
+
+
+class Scan(unittest.TestCase, ProblemMixin):
+    @classmethod
+    def setUpClass(cls):
+        cls.token = SERVER.user("scan@example.com", plan="pro")
+
+    def test_scan_returns_report_with_evidence(self):
+        code, h, _, r = SERVER.scan(self.token, SCAM, locale="de", hints={"source_app": "sms"})
+        self.assertEqual(code, 200)
+        self.assertRegex(r["id"], r"^rpt_[0-9A-HJKMNP-TV-Z]{26}$")
+        self.assertEqual(r["verdict"], "danger")
+        self.assertEqual(r["locale"], "de")
+        self.assertEqual(h["x-ratelimit-remaining"], "-1")
+        raw = SCAM.encode()
+        for s in r["signals"]:
+            if s["location"] == "content":
+                self.assertEqual(raw[s["span"]["start"]:s["span"]["end"]].decode(), s["evidence"])
+
+    def test_locale_from_accept_language(self):
+        _, _, _, r = SERVER.request("POST", "/api/v1/scan", {"content": SMS}, token=self.token,
+                                    headers={"Accept-Language": "de-DE;q=0.9, fr;q=0.1"})
+        self.assertEqual(r["locale"], "de")
+
+    def test_base64_email(self):
+        email = (b"From: PayPal <service@paypa1-secure.example.top>\r\nTo: you@example.com\r\n"
+                 b"Subject: Konto gesperrt\r\nContent-Type: text/plain; charset=iso-8859-1\r\n\r\n"
+                 b"Ihr Konto wurde gesperrt. Best\xe4tigen Sie Ihr Passwort.\r\n")
+        code, _, _, r = SERVER.scan(self.token, base64.b64encode(email).decode(), kind="email",
+                                    content_encoding="base64")
+        self.assertEqual(code, 200, r)
+        self.assertEqual(r["kind"], "email")
+
+    def test_malformed_json(self):
+        r = SERVER.request("POST", "/api/v1/scan", b"{not json", token=self.token,
+                           headers={"Content-Type": "application/json"})
+        self.assert_problem(r, 400, "bad-request")
+        r = SERVER.request("POST", "/api/v1/scan", b"[1, 2]", token=self.token,
+                           headers={"Content-Type": "application/json"})
+        self.assert_problem(r, 400, "bad-request")
+
+    def test_validation_errors(self):
+        body = self.assert_problem(SERVER.request("POST", "/api/v1/scan", {"kind": "fax"},
+                                                  token=self.token), 422, "validation-error")
+        self.assertIn("content", body["errors"])
+        self.assertIn("kind", body["errors"])
+        for payload, field in (({"content": ""}, "content"),
+                               ({"content": 42}, "content"),
+                               ({"content": "x", "content_encoding": "rot13"}, "content_encoding"),
+                               ({"content": "%%%", "content_encoding": "base64"}, "content"),
+                               ({"content": base64.b64encode(b"\xff\xfe bad").decode(),
+                                 "content_encoding": "base64"}, "content"),
+                               ({"content": "x", "kind": "image"}, "kind"),
+                               ({"content": "x", "hints": "sms"}, "hints")):
+            r = SERVER.request("POST", "/api/v1/scan", payload, token=self.token)
+            body = self.assert_problem(r, 422, "validation-error")
+            self.assertIn(field, body["errors"], payload)
+            self.assertIsInstance(body["errors"][field][0], str)
+        r = SERVER.request("POST", "/api/v1/scan", {"content": ""}, token=self.token,
+                           headers={"Accept-Language": "de"})
+        self.assertEqual(r[3]["errors"]["content"], ["Darf nicht leer sein."])
+
+    def test_content_limit_is_on_decoded_content(self):
+        just_fits = "a" * 65536
+        self.assertEqual(SERVER.scan(self.token, just_fits)[0], 200)
+        self.assert_problem(SERVER.scan(self.token, "a" * 65537), 413, "payload-too-large")
+        encoded = base64.b64encode(b"a" * 65537).decode()
+        self.assert_problem(SERVER.scan(self.token, encoded, content_encoding="base64"), 413,
+                            "payload-too-large")
+        # Escaping may make the body larger than the content: 6 bytes per \u escape.
+        escaped = '{"content": "' + "\\u0041" * 60000 + '"}'
+        self.assertGreater(len(escaped), 65536)
+        r = SERVER.request("POST", "/api/v1/scan", escaped.encode(), token=self.token,
+                           headers={"Content-Type": "application/json"})
+        self.assertEqual(r[0], 200)
+
+    def test_body_limit(self):
+        body = b'{"content": "' + b"a" * (512 * 1024) + b'"}'
+        r = SERVER.request("POST", "/api/v1/scan", body, token=self.token,
+                           headers={"Content-Type": "application/json"})
+        self.assert_problem(r, 413, "payload-too-large")
+
+    def test_media_types(self):
+        r = SERVER.request("POST", "/api/v1/scan", b"hello", token=self.token,
+                           headers={"Content-Type": "text/plain"})
+        self.assert_problem(r, 415, "unsupported-media-type")
+        r = SERVER.request("POST", "/api/v1/scan", b"--x\r\n\r\n--x--\r\n", token=self.token,
+                           headers={"Content-Type": "multipart/form-data; boundary=x"})
+        self.assert_problem(r, 415, "unsupported-media-type")
+        r = SERVER.request("POST", "/api/v1/scan", {"content": "hi"}, token=self.token,
+                           headers={"Content-Type": "application/json; charset=utf-8"})
+        self.assertEqual(r[0], 200)
+
+    def test_header_limit(self):
+        r = SERVER.request("GET", "/health", headers={"X-Big": "a" * 20000})
+        self.assert_problem(r, 431, "request-header-fields-too-large")
+
+    def test_content_is_not_retained_by_default(self):
+        _, _, _, r = SERVER.scan(self.token, "retention check " + SMS)
+        time.sleep(0.1)
+        with sqlite3.connect(SERVER.db) as db:
+            row = db.execute("SELECT content FROM reports WHERE public_id = ?",
+                             (r["id"],)).fetchone()
+        self.assertIsNone(row[0])
+
+
+class Reports(unittest.TestCase, ProblemMixin):
+    @classmethod
+    def setUpClass(cls):
+        cls.alice = SERVER.user("alice@example.com", plan="pro")
+        cls.bob = SERVER.user("bob@example.com", plan="pro")
+
+    def test_list_paging_newest_first(self):
+        token = SERVER.user("pager@example.com", plan="pro")
+        ids = [SERVER.scan(token, f"message number {i}: " + SMS)[3]["id"] for i in range(5)]
+        ids += [SERVER.scan(token, "Hi mum, home at 6. Can you buy milk?")[3]["id"]]
+        seen, cursor = [], None
+        while True:
+            path = "/api/v1/reports?limit=2" + (f"&cursor={cursor}" if cursor else "")
+            code, _, _, page = SERVER.request("GET", path, token=token)
+            self.assertEqual(code, 200)
+            self.assertLessEqual(len(page["data"]), 2)
+            seen += [r["id"] for r in page["data"]]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                break
+        self.assertEqual(seen, list(reversed(ids)))
+        _, _, _, page = SERVER.request("GET", "/api/v1/reports", token=token)
+        self.assertEqual(len(page["data"]), 6)
+        _, _, _, safe = SERVER.request("GET", "/api/v1/reports?verdict=safe", token=token)
+        self.assertTrue(all(r["verdict"] == "safe" for r in safe["data"]))
+        self.assertIn(ids[-1], [r["id"] for r in safe["data"]])
+
+    def test_list_validation(self):
+        for query, field in (("limit=0", "limit"), ("limit=101", "limit"),
+                             ("limit=abc", "limit"), ("limit=2.5", "limit"),
+                             ("cursor=%21%21", "cursor"), ("cursor=Zm9v", "cursor"),
+                             ("verdict=evil", "verdict")):
+            r = SERVER.request("GET", "/api/v1/reports?" + query, token=self.alice)
+            body = self.assert_problem(r, 422, "validation-error")
+            self.assertIn(field, body["errors"])
+
+    def test_get_and_delete(self):
+        _, _, _, report = SERVER.scan(self.alice, SCAM)
+        path = "/api/v1/reports/" + report["id"]
+        code, _, _, got = SERVER.request("GET", path, token=self.alice)
+        self.assertEqual(code, 200)
+        self.assertEqual(got, report)
+        code, h, data, _ = SERVER.request("DELETE", path, token=self.alice)
+        self.assertEqual(code, 204)
+        self.assertEqual(data, b"")
+        self.assert_problem(SERVER.request("GET", path, token=self.alice), 404, "not-found")
+        self.assert_problem(SERVER.request("DELETE", path, token=self.alice), 404, "not-found")
+        self.assert_problem(SERVER.request("GET", "/api/v1/reports/not-an-id", token=self.alice),
+                            404, "not-found")
+
+    def test_tenant_isolation(self):
+        _, _, _, report = SERVER.scan(self.alice, "Alice's own message " + SMS)
+        path = "/api/v1/reports/" + report["id"]
+        a = self.assert_problem(SERVER.request("GET", path, token=self.bob), 404, "not-found")
+        missing = self.assert_problem(
+            SERVER.request("GET", "/api/v1/reports/rpt_01ARZ3NDEKTSV4RRFFQ69G5FAV",
+                           token=self.bob), 404, "not-found")
+        self.assertEqual(a["detail"], missing["detail"])
+        self.assert_problem(SERVER.request("DELETE", path, token=self.bob), 404, "not-found")
+        _, _, _, page = SERVER.request("GET", "/api/v1/reports?limit=100", token=self.bob)
+        self.assertNotIn(report["id"], [r["id"] for r in page["data"]])
+        self.assertEqual(SERVER.request("GET", path, token=self.alice)[0], 200)
+
+
+class Limits(unittest.TestCase, ProblemMixin):
+    def test_daily_bucket_shared_by_tokens(self):
+        first = SERVER.user("free@example.com")  # plan free: 10 per day
+        second = SERVER.token("free@example.com", "second", "*")
+        remaining = []
+        for i in range(10):
+            token = first if i % 2 else second
+            if i == 3:  # failed scans and reads do not count
+                self.assertEqual(SERVER.scan(token, "")[0], 422)
+                SERVER.request("GET", "/api/v1/reports", token=token)
+            code, h, _, _ = SERVER.scan(token, f"scan {i}: " + SMS)
+            self.assertEqual(code, 200)
+            remaining.append(int(h["x-ratelimit-remaining"]))
+        self.assertEqual(remaining, list(range(9, -1, -1)))
+        r = SERVER.scan(first, "one too many")
+        body = self.assert_problem(r, 429, "rate-limited")
+        self.assertEqual(r[1]["x-ratelimit-remaining"], "0")
+        self.assertEqual(int(r[1]["retry-after"]), body["retry_after"])
+        self.assertTrue(0 < body["retry_after"] <= 86400)
+        self.assertIsInstance(body["message"], str)
+        self.assertEqual(SERVER.request("GET", "/api/v1/reports", token=first)[0], 200)
+
+    def test_url_cache_not_counted(self):
+        token = SERVER.user("cache@example.com")
+        code, h, _, r1 = SERVER.scan(token, "  https://evil-login.example.net/account/verify ",
+                                     kind="url")
+        self.assertEqual(code, 200)
+        self.assertEqual(h["x-ratelimit-remaining"], "9")
+        self.assertEqual([u["cached"] for u in r1["urls"]], [False])
+        self.assertEqual(r1["urls"][0]["reputation"], "malicious")
+        code, h, _, r2 = SERVER.scan(token, "https://evil-login.example.net/account/verify",
+                                     kind="url")
+        self.assertEqual(code, 200)
+        self.assertEqual(h["x-ratelimit-remaining"], "9")
+        self.assertNotEqual(r1["id"], r2["id"])
+        self.assertEqual([u["cached"] for u in r2["urls"]], [True])
+        self.assertEqual(r2["urls"][0]["reputation"], "malicious")
+        self.assertEqual(SERVER.request("GET", "/api/v1/reports/" + r2["id"], token=token)[0], 200)
+        # Another user's identical scan is not a cache hit.
+        other = SERVER.user("cache2@example.com")
+        _, h, _, r3 = SERVER.scan(other, "https://evil-login.example.net/account/verify",
+                                  kind="url")
+        self.assertEqual(h["x-ratelimit-remaining"], "9")
+        self.assertEqual(r3["urls"][0]["cached"], False)
+
+    def test_feed_reputation_and_reload(self):
+        token = SERVER.user("feeds@example.com", plan="pro")
+        _, _, _, r = SERVER.scan(token, "Get it at http://shop.bad-domain.example.com/x and "
+                                 "http://malware-drop.example.org/payload.exe today")
+        reps = {u["host"]: u["reputation"] for u in r["urls"]}
+        self.assertEqual(reps.get("shop.bad-domain.example.com"), "malicious")
+        self.assertEqual(reps.get("malware-drop.example.org"), "malicious")
+        _, _, _, r = SERVER.scan(token, "Visit https://fresh-phish.example.info/login now")
+        self.assertEqual(r["urls"][0]["reputation"], "unknown")
+        with open(os.path.join(SERVER.feeds, "added.txt"), "w") as f:
+            f.write("fresh-phish.example.info\n")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            _, _, _, r = SERVER.scan(token, "Visit https://fresh-phish.example.info/login now")
+            if r["urls"][0]["reputation"] == "malicious":
+                break
+            time.sleep(0.5)
+        self.assertEqual(r["urls"][0]["reputation"], "malicious")
+
+
+class Connections(unittest.TestCase, ProblemMixin):
+    def test_slow_client_is_disconnected(self):
+        s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=10)
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # never finishes its headers
+        start = time.monotonic()
+        data = s.recv(1024)
+        self.assertEqual(data, b"")  # closed by the server (--read-timeout 2)
+        self.assertLess(time.monotonic() - start, 8)
+        s.close()
+
+    def test_malformed_http(self):
+        s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=10)
+        s.sendall(b"GARBAGE\x01 / HTTP/9\r\n\r\n")
+        data = s.recv(4096)
+        self.assertIn(b" 400 ", data.split(b"\r\n")[0])
+        s.close()
+
+    def test_expect_100_continue(self):
+        token = SERVER.user("expect@example.com", plan="pro")
+        body = json.dumps({"content": SMS}).encode()
+        s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=10)
+        s.sendall(b"POST /api/v1/scan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Authorization: Bearer " + token.encode() + b"\r\nExpect: 100-continue\r\n"
+                  b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n")
+        self.assertTrue(s.recv(1024).startswith(b"HTTP/1.1 100 Continue\r\n\r\n"))
+        s.sendall(body)
+        self.assertTrue(s.recv(65536).startswith(b"HTTP/1.1 200 OK\r\n"))
+        s.close()
+
+    def test_idle_connections_do_not_starve_new_ones(self):
+        server = Server("--max-connections", "4").start()
+        try:
+            idle = []
+            for _ in range(4):
+                conn = server.connect()
+                server.request("GET", "/health", conn=conn)  # now idle keep-alive
+                idle.append(conn)
+            for _ in range(3):
+                self.assertEqual(server.request("GET", "/health")[0], 200)
+            for conn in idle:
+                conn.close()
+        finally:
+            self.assertEqual(server.stop(), 0)
+
+
+class Durability(unittest.TestCase):
+    def test_sigkill_during_burst_keeps_acknowledged_reports(self):
+        server = Server().start()
+        token = server.user("burst@example.com", plan="pro")
+        acknowledged, lock, stop = [], threading.Lock(), threading.Event()
+
+        def worker(n):
+            conn = None
+            i = 0
+            while not stop.is_set():
+                try:
+                    conn = conn or server.connect()
+                    conn.request("POST", "/api/v1/scan",
+                                 body=json.dumps({"content": f"burst {n}-{i} " + SMS}),
+                                 headers={"Authorization": "Bearer " + token,
+                                          "Content-Type": "application/json"})
+                    resp = conn.getresponse()
+                    data = resp.read()
+                    if resp.status == 200:
+                        with lock:
+                            acknowledged.append(json.loads(data)["id"])
+                except (OSError, http.client.HTTPException, ValueError):
+                    conn = None
+                    if stop.is_set():
+                        return
+                    time.sleep(0.01)
+                i += 1
+
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+        for t in threads:
+            t.start()
+        time.sleep(1.5)
+        server.stop(signal.SIGKILL)
+        stop.set()
+        for t in threads:
+            t.join(30)
+        self.assertGreater(len(acknowledged), 20)
+
+        again = Server(db_dir=server.dir).start()
+        try:
+            _, _, _, _ = again.request("GET", "/health")
+            missing = [rid for rid in acknowledged
+                       if again.request("GET", "/api/v1/reports/" + rid, token=token)[0] != 200]
+            self.assertEqual(missing, [], f"{len(missing)} of {len(acknowledged)} lost")
+        finally:
+            self.assertEqual(again.stop(), 0)
+
+    def test_sigterm_finishes_in_flight_and_exits_0(self):
+        server = Server().start()
+        token = server.user("term@example.com", plan="pro")
+        results = []
+
+        def worker():
+            for i in range(30):
+                try:
+                    code = server.request("POST", "/api/v1/scan", {"content": f"t{i} " + SMS},
+                                          token=token)[0]
+                    results.append(code)
+                except (OSError, http.client.HTTPException):
+                    return
+
+        threads = [threading.Thread(target=worker) for _ in range(4)]
+        for t in threads:
+            t.start()
+        time.sleep(0.3)
+        code = server.stop(signal.SIGTERM)
+        for t in threads:
+            t.join(30)
+        self.assertEqual(code, 0)
+        self.assertTrue(all(c == 200 for c in results), results)
+
+    def test_unreachable_database_is_503(self):
+        server = Server().start()
+        try:
+            token = server.user("gone@example.com", plan="pro")
+            self.assertEqual(server.request("GET", "/health")[0], 200)
+            for name in ("test.db", "test.db-wal", "test.db-shm"):  # unreadable from now on
+                with open(os.path.join(server.dir, name), "r+b") as f:
+                    f.write(b"\0" * 4096)
+            code, _, _, body = server.request("GET", "/health")
+            self.assertEqual(code, 503)
+            self.assertEqual(body["status"], "degraded")
+            self.assertEqual(body["checks"]["database"], "unavailable")
+            r = server.scan(token)
+            self.assertEqual(r[0], 503)
+            self.assertEqual(r[3]["type"], "/problems/unavailable")
+        finally:
+            self.assertEqual(server.stop(), 0)
+
+    def test_retain_content(self):
+        server = Server("--retain-content").start()
+        try:
+            token = server.user("keep@example.com", plan="pro")
+            _, _, _, r = server.scan(token, "keep me " + SMS)
+            with sqlite3.connect(server.db) as db:
+                row = db.execute("SELECT content FROM reports WHERE public_id = ?",
+                                 (r["id"],)).fetchone()
+            self.assertEqual(bytes(row[0]).decode(), "keep me " + SMS)
+        finally:
+            self.assertEqual(server.stop(), 0)
+
+
+def main():
+    global BINARY, RECORD
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--record", help="append every response here (JSON Lines)")
+    args, rest = parser.parse_known_args()
+    BINARY = os.path.abspath(args.binary)
+    RECORD = args.record
+    if RECORD and os.path.exists(RECORD):
+        os.remove(RECORD)
+    unittest.main(argv=[sys.argv[0], "-v", *rest])
+
+
+if __name__ == "__main__":
+    main()

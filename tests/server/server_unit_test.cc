@@ -1,0 +1,248 @@
+// Unit tests of scamcheckd's pieces that need no network: ids, feeds,
+// catalogs, route matching helpers, the OpenAPI generator, the SQLite store
+// and the daily allowance.
+#include <doctest/doctest.h>
+#include <simdjson.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <future>
+
+#include "catalog.h"
+#include "crypto.h"
+#include "feeds.h"
+#include "ids.h"
+#include "openapi.h"
+#include "operator_commands.h"
+#include "quota.h"
+#include "route_table.h"
+#include "router.h"
+#include "store.h"
+
+namespace scamcheck::server {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "scamcheckd-unit-XXXXXX").string();
+    REQUIRE(mkdtemp(tmpl.data()) != nullptr);
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+UrlInfo url(std::string u, std::string host, std::string domain) {
+  UrlInfo info;
+  info.url = std::move(u);
+  info.host = std::move(host);
+  info.registrable_domain = std::move(domain);
+  return info;
+}
+
+}  // namespace
+
+TEST_CASE("ULIDs and request ids") {
+  const std::string a = new_ulid();
+  const std::string b = new_ulid();
+  CHECK(a.size() == 26);
+  CHECK(a != b);
+  CHECK(a.find_first_not_of("0123456789ABCDEFGHJKMNPQRSTVWXYZ") == std::string::npos);
+  CHECK(is_echoable_request_id("abc 123"));
+  CHECK_FALSE(is_echoable_request_id(""));
+  CHECK_FALSE(is_echoable_request_id(std::string(129, 'a')));
+  CHECK(is_echoable_request_id(std::string(128, 'a')));
+  CHECK_FALSE(is_echoable_request_id("tab\there"));
+  CHECK_FALSE(is_echoable_request_id("caf\xc3\xa9"));
+}
+
+TEST_CASE("times and base64url") {
+  CHECK(iso8601(0) == "1970-01-01T00:00:00Z");
+  CHECK(utc_day(86400 * 365) == "1971-01-01");
+  CHECK(seconds_until_utc_midnight(86400 - 1) == 1);
+  CHECK(seconds_until_utc_midnight(86400) == 86400);
+  for (std::string s : {"", "a", "ab", "abc", "before:12345"}) {
+    CHECK(base64url_decode(base64url_encode(s)) == s);
+  }
+  CHECK_FALSE(base64url_decode("ab!c"));
+}
+
+TEST_CASE("tokens and passwords") {
+  REQUIRE(init_crypto().ok());
+  const std::string token = new_token_value();
+  CHECK(token.size() == 44);
+  CHECK(is_token_shaped(token));
+  CHECK_FALSE(is_token_shaped("sck_short"));
+  CHECK_FALSE(is_token_shaped("xyz_" + token.substr(4)));
+  CHECK(digest_equal(sha256(token), sha256(token)));
+  CHECK_FALSE(digest_equal(sha256(token), sha256(token + "x")));
+  auto hash = hash_password("correct horse");
+  REQUIRE(hash.ok());
+  CHECK(hash->rfind("$argon2id$", 0) == 0);
+  CHECK(verify_password("correct horse", *hash));
+  CHECK_FALSE(verify_password("wrong horse", *hash));
+}
+
+TEST_CASE("feed lookups: URL entries exact, domain entries cover subdomains") {
+  FeedSet feeds;
+  feeds.add_text(
+      "# URLhaus\n"
+      "http://Evil.Example.net/Path/x.exe\r\n"
+      "\n"
+      "https://phish.example.org/\n"
+      "bad.example.com\n"
+      "evil-host.example.info/login\n");
+  CHECK(feeds.url_count() == 3);
+  CHECK(feeds.domain_count() == 1);
+  CHECK(feeds.malicious(
+      url("http://evil.example.net/Path/x.exe", "evil.example.net", "example.net")));
+  CHECK_FALSE(feeds.malicious(
+      url("http://evil.example.net/path/x.exe", "evil.example.net", "example.net")));
+  CHECK(feeds.malicious(url("https://phish.example.org", "phish.example.org", "example.org")));
+  CHECK(feeds.malicious(url("https://bad.example.com/a", "bad.example.com", "example.com")));
+  CHECK(
+      feeds.malicious(url("https://www.bad.example.com/a", "www.bad.example.com", "example.com")));
+  CHECK_FALSE(feeds.malicious(url("https://example.com/a", "example.com", "example.com")));
+  CHECK_FALSE(feeds.malicious(url("https://good.example.com/", "good.example.com", "example.com")));
+  CHECK(feeds.malicious(
+      url("http://evil-host.example.info/login", "evil-host.example.info", "example.info")));
+}
+
+TEST_CASE("catalogs: locale fallback and placeholders") {
+  auto catalog = Catalog::load();
+  REQUIRE(catalog.ok());
+  CHECK((*catalog)->resolve("de-AT") == "de");
+  CHECK((*catalog)->resolve("DE_de") == "de");
+  CHECK((*catalog)->resolve("fr") == "en");
+  CHECK((*catalog)->resolve("") == "en");
+  CHECK((*catalog)->text("de", "problem.not-found.title") == "Nicht gefunden");
+  CHECK((*catalog)->text("en", "detail.content_too_large", {{"limit", "65536"}}) ==
+        "The content is larger than 65536 bytes.");
+  CHECK(preferred_language("fr;q=0.2, de-AT;q=0.9, en;q=0.5") == "de-AT");
+  CHECK(preferred_language("*") == "");
+  CHECK(preferred_language("") == "");
+}
+
+TEST_CASE("request helpers") {
+  CHECK(media_type("Application/JSON; charset=utf-8") == "application/json");
+  CHECK(media_type(" multipart/form-data;boundary=x") == "multipart/form-data");
+  CHECK(percent_decode("a%20b+c") == "a b c");
+  CHECK_FALSE(percent_decode("%zz"));
+  CHECK_FALSE(percent_decode("%2"));
+  CHECK(is_report_id("rpt_01ARZ3NDEKTSV4RRFFQ69G5FAV"));
+  CHECK_FALSE(is_report_id("rpt_01ARZ3NDEKTSV4RRFFQ69G5FAU1"));
+  CHECK_FALSE(is_report_id("rpt_01ARZ3NDEKTSV4RRFFQ69G5FAI"));
+  CHECK(split_list(" a, b ,,c ") == std::vector<std::string>{"a", "b", "c"});
+}
+
+TEST_CASE("the OpenAPI document covers every route of the table") {
+  const std::string json = generate_openapi(route_table());
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(json);
+  CHECK(std::string_view(doc["openapi"]) == "3.1.0");
+  for (const RouteSpec& route : route_table()) {
+    std::string method = route.method;
+    for (char& c : method) c = static_cast<char>(c - 'A' + 'a');
+    simdjson::dom::element op = doc["paths"][route.path][method];
+    CHECK(std::string_view(op["operationId"]) == route.operation_id);
+    for (const ResponseSpec& r : route.responses) {
+      CHECK(op["responses"][std::to_string(r.status)].error() == simdjson::SUCCESS);
+    }
+    for (const ResponseSpec& r : implied_responses(route)) {
+      CHECK(op["responses"][std::to_string(r.status)].error() == simdjson::SUCCESS);
+    }
+  }
+}
+
+TEST_CASE("SQLite store: users, tokens, reports, paging, quota") {
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
+  REQUIRE(opened.ok());
+  Store& store = **opened;
+  REQUIRE(store.migrate().ok());
+  REQUIRE(store.migrate().ok());  // idempotent
+  CHECK(store.ping().ok());
+
+  auto user = create_user(store, "a@example.com", "A", "free", "password1");
+  REQUIRE(user.ok());
+  CHECK(user->plan.checks_per_day == 10);
+  CHECK_FALSE(create_user(store, "A@example.com", "A", "free", "password1").ok());
+  CHECK_FALSE(create_user(store, "b@example.com", "B", "gold", "password1").ok());
+  CHECK_FALSE(create_user(store, "b@example.com", "B", "free", "short").ok());
+
+  auto token = create_token(store, "a@example.com", "t", {"reports:read"}, std::nullopt);
+  REQUIRE(token.ok());
+  CHECK_FALSE(create_token(store, "a@example.com", "t", {"*"}, std::nullopt).ok());
+  auto found = store.find_token(sha256(*token));
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK((*found)->abilities == std::vector<std::string>{"reports:read"});
+  CHECK((*found)->user.email == "a@example.com");
+  CHECK(revoke_token(store, "a@example.com", "t").ok());
+  CHECK(revoke_token(store, "a@example.com", "t").code() == StatusCode::kNotFound);
+
+  for (int i = 0; i < 5; ++i) {
+    StoredReport r;
+    r.public_id = "rpt_" + new_ulid();
+    r.user_id = user->id;
+    r.kind = "text";
+    r.verdict = i % 2 ? "danger" : "safe";
+    r.created_at = iso8601_now();
+    r.report_json = "{\"n\":" + std::to_string(i) + "}";
+    r.usage_day = "2030-01-01";
+    std::promise<Status> done;
+    store.insert_report(std::move(r), [&done](Status s) { done.set_value(std::move(s)); });
+    REQUIRE(done.get_future().get().ok());
+  }
+  CHECK(*store.usage_count(user->id, "2030-01-01") == 5);
+  ReportQuery q;
+  q.user_id = user->id;
+  q.limit = 2;
+  auto page = store.list_reports(q);
+  REQUIRE(page.ok());
+  CHECK(page->reports_json == std::vector<std::string>{"{\"n\":4}", "{\"n\":3}"});
+  REQUIRE(page->next_after);
+  q.before = page->next_after;
+  q.limit = 10;
+  page = store.list_reports(q);
+  CHECK(page->reports_json.size() == 3);
+  CHECK_FALSE(page->next_after);
+  q.before.reset();
+  q.verdict = "danger";
+  page = store.list_reports(q);
+  CHECK(page->reports_json == std::vector<std::string>{"{\"n\":3}", "{\"n\":1}"});
+
+  DailyQuota quota(store);
+  User u = *user;
+  const std::int64_t now = unix_now();
+  for (int i = 0; i < 10; ++i) {
+    auto d = quota.reserve(u, now);
+    REQUIRE(d.ok());
+    CHECK(d->allowed);
+    CHECK(d->remaining == 9 - i);
+  }
+  auto refused = quota.reserve(u, now);
+  CHECK_FALSE(refused->allowed);
+  CHECK(refused->retry_after == seconds_until_utc_midnight(now));
+  quota.release(u.id, refused->day);
+  CHECK(quota.reserve(u, now)->allowed);
+  u.plan.checks_per_day.reset();
+  CHECK(quota.reserve(u, now)->remaining == -1);
+}
+
+TEST_CASE("open_store rejects unknown database URLs") {
+  CHECK(open_store("mysql://x").status().code() == StatusCode::kInvalidArgument);
+  CHECK(open_store("postgresql://localhost/db").status().code() == StatusCode::kUnimplemented);
+}
+
+}  // namespace scamcheck::server
