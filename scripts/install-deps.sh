@@ -12,11 +12,16 @@ packages=(
   libcurl4-openssl-dev libpsl-dev libidn2-dev publicsuffix
   libfmt-dev
   libgmime-3.0-dev libgumbo-dev     # email: MIME decoding, HTML parsing
+  libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-deu   # images: OCR
+  libzxing-dev                      # QR codes
+  libpoppler-cpp-dev libzip-dev libpugixml-dev   # documents: PDF, DOCX
   # adapters
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
   # tests and benchmarks
   doctest-dev libbenchmark-dev
+  tesseract-ocr imagemagick qrencode fonts-dejavu-core time   # test images, OCR benchmark
+  gnuplot-nox                       # scamcheck-eval --plots: ROC and precision-recall PNGs
   wrk                               # server benchmark (benchmarks/server)
 )
 

@@ -3,6 +3,10 @@
 //   scamcheck [--kind K] [--locale L] [--format json|text] [FILE|-]
 //   scamcheck --jsonl [--threads N] [FILE|-]
 //
+// Without --kind, an input whose first bytes name an image (PNG, JPEG, GIF,
+// TIFF, BMP, WebP) or a document (PDF, DOCX) is scanned as one; anything
+// else as text.
+//
 // Exit codes follow sysexits.h so shell scripts and mail filters can
 // branch: 0 safe, 1 suspicious, 2 danger, 64 usage, 65 bad input, 66 cannot
 // open the input, 69 feature not in this build, 70 internal error, 74 I/O
@@ -50,6 +54,7 @@ It exits 0 once all input was read.
 Examples:
   echo 'Your parcel is on hold: https://dhl-track.example.top' | scamcheck --format text
   scamcheck --kind email message.eml; echo $?
+  scamcheck screenshot.png            # images and documents are recognised by their bytes
   scamcheck --jsonl --threads 8 < messages.jsonl > reports.jsonl
 )";
 
@@ -80,6 +85,7 @@ int write_all(std::string_view text) {
 
 struct Flags {
   std::string kind = "text";
+  bool kind_given = false;  // --kind on the command line; else sniffed for files
   std::string locale = "en";
   std::string format = "json";
   std::string file = "-";
@@ -114,6 +120,9 @@ int scan_one(const Analyzer& analyzer, const Flags& flags, Kind kind) {
     return adapters::kExitNoInput;
   }
 
+  if (!flags.kind_given) {
+    if (const std::optional<Kind> sniffed = sniff_kind(content)) kind = *sniffed;
+  }
   const Result<Report> report = analyzer.analyze(content, kind, flags.locale);
   if (!report.ok()) {
     std::fprintf(stderr, "scamcheck: %s\n", report.status().to_string().c_str());
@@ -158,7 +167,8 @@ int run(int argc, char** argv) {
   Flags flags;
   app.add_option("--kind,-k", flags.kind,
                  "What the input is: text (SMS, chat; default), email (raw RFC 822), url, "
-                 "image, document")
+                 "image (PNG, JPEG, GIF, TIFF, BMP, WebP), document (PDF, DOCX). Without it, "
+                 "images and documents are recognised by their first bytes")
       ->type_name("K");
   app.add_option("--locale,-l", flags.locale,
                  "Language of the explanations, a BCP 47 tag (de-AT falls back to de, "
@@ -189,6 +199,7 @@ int run(int argc, char** argv) {
     return code == 0 ? 0 : adapters::kExitUsage;
   }
 
+  flags.kind_given = app.count("--kind") > 0;
   const std::optional<Kind> kind = parse_kind(flags.kind);
   if (!kind) {
     std::fprintf(stderr,

@@ -7,7 +7,11 @@
 //
 // Usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]
 //                       [--threads N] [--worst N] [--only NAME] [--data-dir DIR]
-//                       [--json FILE] [--label TEXT]
+//                       [--rules-only | --model FILE | --compare A B]
+//                       [--plots DIR] [--json FILE] [--label TEXT]
+// --compare scores the same split with two models (each a model file,
+// "embedded" for the data pack's model, or "rules" for the rules alone)
+// and prints their figures side by side.
 // Exit status: 0 done (whatever the figures), 64 usage error, 65 a data file
 // could not be read, 70 the analyzer could not be created, 73 the --json file
 // could not be written.
@@ -58,7 +62,28 @@ struct Args {
   std::string data_dir;
   std::string json_path;
   std::string label;
+  bool rules_only = false;
+  std::string model_file;  // "" = the data pack's model
+  std::string compare_a, compare_b;
+  std::string plots_dir;
 };
+
+// A model choice of --compare: "rules", "embedded" or a file.
+scamcheck::Options options_for(const Args& args, const std::string& choice) {
+  scamcheck::Options o{.data_dir = args.data_dir};
+  if (choice == "rules") {
+    o.use_model = false;
+  } else if (choice != "embedded") {
+    o.model_file = choice;
+  }
+  return o;
+}
+
+std::string describe_choice(const std::string& choice) {
+  if (choice == "rules") return "rules only";
+  if (choice == "embedded") return "embedded model";
+  return choice;
+}
 
 void usage(std::ostream& out) {
   out << "usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]\n"
@@ -74,6 +99,11 @@ void usage(std::ostream& out) {
          "  --only NAME       evaluate one dataset (corpus name, fixture file stem,\n"
          "                    or domains_ham_as_urls)\n"
          "  --data-dir DIR    data pack directory (default: the embedded pack)\n"
+         "  --rules-only      score with the rules alone (Options::use_model = false)\n"
+         "  --model FILE      use this model file instead of the data pack's\n"
+         "  --compare A B     score with two models and print them side by side;\n"
+         "                    each a model file, \"embedded\" or \"rules\"\n"
+         "  --plots DIR       write ROC and precision-recall curves as PNG (gnuplot)\n"
          "  --json FILE       also write every figure as JSON\n"
          "  --label TEXT      printed at the top, e.g. the commit\n";
 }
@@ -96,6 +126,19 @@ int parse_args(int argc, char** argv, Args* args) {
     if (arg == "-h" || arg == "--help") {
       usage(std::cout);
       return 0;
+    }
+    if (arg == "--rules-only") {
+      args->rules_only = true;
+      continue;
+    }
+    if (arg == "--compare") {
+      if (i + 2 >= argc) {
+        std::cerr << "scamcheck-eval: --compare needs two models\n";
+        return 64;
+      }
+      args->compare_a = argv[++i];
+      args->compare_b = argv[++i];
+      continue;
     }
     if (i + 1 >= argc) {
       std::cerr << "scamcheck-eval: " << arg << ": unknown option or missing value\n";
@@ -122,6 +165,10 @@ int parse_args(int argc, char** argv, Args* args) {
       args->only = value;
     } else if (arg == "--data-dir") {
       args->data_dir = value;
+    } else if (arg == "--model") {
+      args->model_file = value;
+    } else if (arg == "--plots") {
+      args->plots_dir = value;
     } else if (arg == "--json") {
       args->json_path = value;
     } else if (arg == "--label") {
@@ -189,6 +236,7 @@ Outcome analyze_one(const scamcheck::Analyzer& analyzer, const Record& record) {
       o.ok = true;
       o.verdict = result->verdict;
       o.score = result->risk_score;
+      o.confidence = result->confidence;
       for (const auto& signal : result->signals) {
         if (o.first_signals.size() == kSignalsKept) break;
         o.first_signals.emplace_back(signal.key, signal.evidence);
@@ -228,6 +276,64 @@ void analyze_all(const scamcheck::Analyzer& analyzer, std::vector<Dataset>& data
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+}
+
+std::string percent(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", *v * 100);
+  return buf;
+}
+std::string fixed3(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", *v);
+  return buf;
+}
+
+// --compare: the same datasets scored by two models, side by side.
+int compare(const Args& args, std::vector<Dataset>& datasets) {
+  using scamcheck::bench::Summary;
+  std::vector<Summary> results[2];
+  Summary pooled[2];
+  const std::string choices[2] = {args.compare_a, args.compare_b};
+  for (int m = 0; m < 2; ++m) {
+    auto analyzer = scamcheck::Analyzer::create(options_for(args, choices[m]));
+    if (!analyzer.ok()) {
+      std::cerr << "scamcheck-eval: cannot create the analyzer for " << choices[m] << ": "
+                << analyzer.status().to_string() << "\n";
+      return 70;
+    }
+    analyze_all(**analyzer, datasets, args.threads);
+    std::vector<const Dataset*> corpora;
+    for (const Dataset& d : datasets) {
+      results[m].push_back(scamcheck::bench::summarize(d, 0));
+      if (d.origin == "corpus") corpora.push_back(&d);
+    }
+    pooled[m] = scamcheck::bench::pool("all corpora (pooled)", corpora);
+  }
+  std::cout << "scamcheck-eval --compare  split: " << args.split
+            << "\n  A: " << describe_choice(choices[0]) << "\n  B: " << describe_choice(choices[1])
+            << "\nflagged = verdict not safe; recall over scam + spam\n\n";
+  char line[320];
+  std::snprintf(line, sizeof line, "%-30s %8s %8s  %8s %8s  %6s %6s  %7s %7s\n", "dataset", "FPR A",
+                "FPR B", "recall A", "recall B", "MCC A", "MCC B", "AUC A", "AUC B");
+  std::cout << line;
+  for (std::size_t k = 0; k < datasets.size(); ++k) {
+    const auto a = scamcheck::bench::compute_metrics(results[0][k].all);
+    const auto b = scamcheck::bench::compute_metrics(results[1][k].all);
+    std::snprintf(line, sizeof line, "%-30s %8s %8s  %8s %8s  %6s %6s  %7s %7s\n",
+                  datasets[k].name.c_str(), percent(a.fpr).c_str(), percent(b.fpr).c_str(),
+                  percent(a.recall).c_str(), percent(b.recall).c_str(), fixed3(a.mcc).c_str(),
+                  fixed3(b.mcc).c_str(), fixed3(results[0][k].curves.roc_auc).c_str(),
+                  fixed3(results[1][k].curves.roc_auc).c_str());
+    std::cout << line;
+  }
+  std::cout << "\nPooled over every corpus: ECE A " << fixed3(pooled[0].confidence.ece) << ", B "
+            << fixed3(pooled[1].confidence.ece) << "; right among confidence >= 80: A "
+            << percent(pooled[0].confidence.confident_right) << ", B "
+            << percent(pooled[1].confidence.confident_right) << "\n";
+  return 0;
 }
 
 }  // namespace
@@ -282,7 +388,11 @@ int main(int argc, char** argv) {
     return 64;
   }
 
-  auto analyzer = scamcheck::Analyzer::create(scamcheck::Options{.data_dir = args.data_dir});
+  if (!args.compare_a.empty()) return compare(args, datasets);
+  std::string choice = "embedded";
+  if (args.rules_only) choice = "rules";
+  if (!args.model_file.empty()) choice = args.model_file;
+  auto analyzer = scamcheck::Analyzer::create(options_for(args, choice));
   if (!analyzer.ok()) {
     std::cerr << "scamcheck-eval: cannot create the analyzer: " << analyzer.status().to_string()
               << "\n";
@@ -297,6 +407,7 @@ int main(int argc, char** argv) {
   info.corpus_found = corpus_found;
   info.fixtures_dir = args.fixtures_dir;
   info.data_dir = args.data_dir;
+  info.model = describe_choice(choice);
   info.threads = args.threads;
   info.worst = args.worst;
   for (const Dataset& d : datasets) info.records += static_cast<std::int64_t>(d.records.size());
@@ -310,6 +421,24 @@ int main(int argc, char** argv) {
   summaries.reserve(datasets.size());
   for (const Dataset& d : datasets) summaries.push_back(scamcheck::bench::summarize(d, args.worst));
   scamcheck::bench::print_text(std::cout, info, datasets, summaries);
+  std::vector<const Dataset*> corpora;
+  for (const Dataset& d : datasets) {
+    if (d.origin == "corpus") corpora.push_back(&d);
+  }
+  if (!corpora.empty()) {
+    const auto pooled = scamcheck::bench::pool("all corpora (pooled)", corpora);
+    std::cout << "\nPooled over every corpus of the split (ranking and confidence)\n";
+    scamcheck::bench::print_pooled(std::cout, pooled);
+  }
+  if (!args.plots_dir.empty()) {
+    if (!scamcheck::bench::write_plots(args.plots_dir, summaries,
+                                       "scamcheck-eval " + args.split + ", " + info.model,
+                                       &error)) {
+      std::cerr << "scamcheck-eval: " << error << "\n";
+      return 73;
+    }
+    std::cout << "\nplots: " << args.plots_dir << "/{roc,roc_low_fpr,pr}.png\n";
+  }
   if (!args.json_path.empty() &&
       !scamcheck::bench::write_json(args.json_path, info, datasets, summaries, &error)) {
     std::cerr << "scamcheck-eval: " << error << "\n";

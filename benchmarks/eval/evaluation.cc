@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -149,6 +151,8 @@ Summary summarize(const Dataset& d, std::size_t worst) {
   std::vector<std::size_t> fns;
   std::vector<double> micros;
   micros.reserve(d.records.size());
+  std::vector<std::pair<int, bool>> scored;
+  std::vector<std::pair<int, bool>> judged;
   for (std::size_t i = 0; i < d.records.size(); ++i) {
     const Record& r = d.records[i];
     const Outcome& o = d.outcomes[i];
@@ -167,6 +171,8 @@ Summary summarize(const Dataset& d, std::size_t worst) {
       continue;
     }
     const bool flagged = o.verdict != Verdict::kSafe;
+    scored.emplace_back(o.score, is_positive(r.label));
+    judged.emplace_back(o.confidence, flagged == is_positive(r.label));
     switch (o.verdict) {
       case Verdict::kSafe:
         ++lc.safe;
@@ -212,11 +218,24 @@ Summary summarize(const Dataset& d, std::size_t worst) {
     }
     return d.records[a].id < d.records[b].id;
   });
+  s.curves = compute_curves(scored);
+  s.confidence = compute_confidence(judged);
   fps.resize(std::min(fps.size(), worst));
   fns.resize(std::min(fns.size(), worst));
   s.worst_fp = std::move(fps);
   s.worst_fn = std::move(fns);
   return s;
+}
+
+Summary pool(const std::string& name, const std::vector<const Dataset*>& datasets) {
+  Dataset all;
+  all.name = name;
+  all.origin = "pooled";
+  for (const Dataset* d : datasets) {
+    all.records.insert(all.records.end(), d->records.begin(), d->records.end());
+    all.outcomes.insert(all.outcomes.end(), d->outcomes.begin(), d->outcomes.end());
+  }
+  return summarize(all, 0);
 }
 
 const LabelCounts& counts(const Summary& s, Label label) { return s.by_label[label_index(label)]; }
@@ -282,6 +301,80 @@ std::vector<FixtureCheck> fixture_checks(const std::vector<Dataset>& datasets,
   return checks;
 }
 
+void print_pooled(std::ostream& out, const Summary& s) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-34s %7s %7s %7s %8lld %7s %8s\n", s.name.c_str(),
+                cell(s.curves.roc_auc).c_str(), cell(s.curves.pr_auc).c_str(),
+                cell(s.confidence.ece).c_str(), static_cast<long long>(s.confidence.confident),
+                cell(s.confidence.confident_right, true).c_str(),
+                cell(s.confidence.accuracy, true).c_str());
+  out << line;
+}
+
+bool write_plots(const std::string& dir, const std::vector<Summary>& summaries,
+                 const std::string& title, std::string* error) {
+  if (dir.find('\'') != std::string::npos) {
+    *error = "--plots: the directory name must not contain a single quote";
+    return false;
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string data_path = dir + "/curves.dat";
+  const std::string script_path = dir + "/curves.gp";
+  std::ofstream data(data_path, std::ios::binary);
+  std::vector<std::string> names;
+  for (const Summary& s : summaries) {
+    if (s.curves.points.empty()) continue;
+    data << "# " << s.name << "\n# fpr tpr precision\n";
+    for (const auto& p : s.curves.points) data << p[0] << " " << p[1] << " " << p[2] << "\n";
+    data << "\n\n";
+    names.push_back(s.name + " (AUC " + format("%.3f", *s.curves.roc_auc) + ")");
+  }
+  data.close();
+  if (!data) {
+    *error = data_path + ": cannot write";
+    return false;
+  }
+  if (names.empty()) {
+    *error = "no dataset with both ham and positives to plot";
+    return false;
+  }
+  std::ofstream gp(script_path, std::ios::binary);
+  auto plot = [&](const char* file, const char* x_label, const char* y_label, const char* using_,
+                  const char* range, bool roc) {
+    gp << "set output '" << dir << "/" << file << "'\n"
+       << "set title '" << title << "' noenhanced\n"
+       << "set xlabel '" << x_label << "'\nset ylabel '" << y_label << "'\n"
+       << range << "\nplot ";
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      std::string label = names[i];
+      if (!roc) label = label.substr(0, label.find(" (AUC"));
+      gp << (i ? ", \\\n     " : "") << "'" << data_path << "' index " << i << " using " << using_
+         << " with steps lw 2 title '" << label << "'";
+    }
+    gp << "\n";
+  };
+  gp << "set terminal pngcairo size 1100,800\nset key outside right noenhanced\nset grid\n";
+  plot("roc.png", "false-positive rate (ham flagged)", "true-positive rate (recall)", "1:2",
+       "set xrange [0:1]\nset yrange [0:1]", true);
+  plot("roc_low_fpr.png", "false-positive rate (ham flagged)", "true-positive rate (recall)", "1:2",
+       "set xrange [0:0.05]\nset yrange [0:1]", true);
+  plot("pr.png", "recall", "precision", "2:3", "set xrange [0:1]\nset yrange [0:1.02]", false);
+  gp.close();
+  if (!gp) {
+    *error = script_path + ": cannot write";
+    return false;
+  }
+  const std::string command = "gnuplot '" + script_path + "'";
+  if (std::system(command.c_str()) != 0) {
+    *error =
+        "gnuplot failed (is gnuplot installed? scripts/install-deps.sh installs gnuplot-nox): " +
+        command;
+    return false;
+  }
+  return true;
+}
+
 void print_text(std::ostream& out, const RunInfo& info, const std::vector<Dataset>& datasets,
                 const std::vector<Summary>& summaries) {
   out << "scamcheck-eval  " << info.date;
@@ -290,7 +383,7 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
   out << "split: " << info.split << "  corpus: " << info.corpus_dir
       << (info.corpus_found ? "" : " (not found)") << "\nfixtures: " << info.fixtures_dir
       << "  data: " << (info.data_dir.empty() ? "embedded pack" : info.data_dir)
-      << "  threads: " << info.threads << "\n";
+      << "  model: " << info.model << "  threads: " << info.threads << "\n";
   char line[256];
   std::snprintf(
       line, sizeof line, "analysed %lld records in %.2f s (%.0f records/s)\n\n",
@@ -311,6 +404,14 @@ void print_text(std::ostream& out, const RunInfo& info, const std::vector<Datase
       print_metrics_row(out, "  scam vs ham (spam left out)", s, s.scam_only, false);
     }
   }
+
+  out << "\nRanking and confidence: ROC/PR AUC of risk_score (datasets with ham and\n"
+         "positives); ECE = expected calibration error of confidence (10 bins);\n"
+         "conf>=80: records with confidence >= 80 and the share whose verdict is right.\n";
+  std::snprintf(line, sizeof line, "%-34s %7s %7s %7s %8s %7s %8s\n", "dataset", "ROC AUC",
+                "PR AUC", "ECE", "conf>=80", "right", "accuracy");
+  out << line;
+  for (const Summary& s : summaries) print_pooled(out, s);
 
   out << "\nVerdicts per label\n";
   std::snprintf(line, sizeof line, "%-34s %-5s %6s %6s %6s %6s %5s  %s\n", "dataset", "label", "n",
@@ -400,6 +501,8 @@ bool write_json(const std::string& path, const RunInfo& info, const std::vector<
   write_string(w, info.fixtures_dir);
   w.Key("data_dir");
   write_string(w, info.data_dir);
+  w.Key("model");
+  write_string(w, info.model);
   w.Key("threads");
   w.Uint(info.threads);
   w.Key("records");
@@ -451,6 +554,16 @@ bool write_json(const std::string& path, const RunInfo& info, const std::vector<
     w.EndObject();
     w.Key("all");
     write_confusion(w, s.all);
+    write_optional(w, "roc_auc", s.curves.roc_auc);
+    write_optional(w, "pr_auc", s.curves.pr_auc);
+    w.Key("confidence");
+    w.StartObject();
+    write_optional(w, "ece", s.confidence.ece);
+    w.Key("confident");
+    w.Int64(s.confidence.confident);
+    write_optional(w, "confident_right", s.confidence.confident_right);
+    write_optional(w, "accuracy", s.confidence.accuracy);
+    w.EndObject();
     w.Key("scam_vs_ham");
     if (has_label(s, Label::kScam) && has_label(s, Label::kHam)) {
       write_confusion(w, s.scam_only);

@@ -24,6 +24,7 @@ struct Outcome {
   std::string error;  // Status::to_string() when !ok
   Verdict verdict = Verdict::kSafe;
   int score = 0;
+  int confidence = 0;
   // The first few signals, as (key, evidence), for the worst-case listings.
   std::vector<std::pair<std::string, std::string>> first_signals;
   double micros = 0;  // wall time of the call
@@ -67,6 +68,9 @@ struct Summary {
   double mean_micros = 0;
   double p50_micros = 0;
   double p99_micros = 0;
+  // Ranking (ROC and PR AUC of risk_score) and whether confidence holds.
+  Curves curves;
+  ConfidenceCheck confidence;
 };
 
 Summary summarize(const Dataset& dataset, std::size_t worst);
@@ -104,11 +108,25 @@ struct RunInfo {
   bool corpus_found = false;
   std::string fixtures_dir;
   std::string data_dir;  // "" = embedded pack
+  std::string model;     // "rules only", "embedded model" or a model file
   unsigned threads = 1;
   std::size_t worst = 5;
   std::int64_t records = 0;
   double elapsed_seconds = 0;
 };
+
+// ROC and PR AUC and the confidence check over several datasets at once
+// (e.g. every corpus of the split): the figures of one pooled dataset.
+Summary pool(const std::string& name, const std::vector<const Dataset*>& datasets);
+
+// Writes roc.png and pr.png (one curve per dataset with both ham and
+// positives, plus `pooled`) to `dir` with gnuplot, and the points as
+// <dir>/curves.dat. Returns false and sets *error if that fails.
+bool write_plots(const std::string& dir, const std::vector<Summary>& summaries,
+                 const std::string& title, std::string* error);
+
+// One row of the ranking and confidence table, for a pooled summary.
+void print_pooled(std::ostream& out, const Summary& s);
 
 void print_text(std::ostream& out, const RunInfo& info, const std::vector<Dataset>& datasets,
                 const std::vector<Summary>& summaries);

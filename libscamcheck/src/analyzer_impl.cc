@@ -1,9 +1,13 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 
 #include "explain/explain.h"
 #include "extract/links.h"
+#include "model/evidence.h"
 #include "normalize/normalize.h"
 #include "url/url_input.h"
 #include "util/text.h"
@@ -87,10 +91,39 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
       data, [&](std::string_view key) { return a->texts_->find(key) != nullptr; });
   if (!mail.ok()) return mail.status();
   a->mail_ = std::move(mail).value();
+  a->files_ = std::make_unique<FileReader>(options);
 
   auto scorer = Scorer::load(data, *a->texts_);
   if (!scorer.ok()) return scorer.status();
   a->scorer_ = std::move(scorer).value();
+
+  if (options.use_model) {
+    // The pack's model/model.bin, or the file the caller names.
+    Result<std::string> bytes = std::string();
+    std::string name;
+    if (options.model_file.empty()) {
+      name = data.describe("model/model.bin");
+      bytes = data.read("model/model.bin");
+    } else {
+      name = options.model_file;
+      std::ifstream in(options.model_file, std::ios::binary);
+      if (!in) {
+        bytes = Status::not_found(name + ": cannot open the model file");
+      } else {
+        std::ostringstream buf;
+        buf << in.rdbuf();
+        bytes = buf.str();
+      }
+    }
+    if (!bytes.ok()) {
+      return Status(bytes.status().code(), bytes.status().message() +
+                                               " (Options::use_model = false scores with the "
+                                               "rules alone)");
+    }
+    auto model = model::LinearModel::parse(*bytes, name);
+    if (!model.ok()) return model.status();
+    a->model_ = std::move(model).value();
+  }
   return std::unique_ptr<Analyzer>(std::move(a));
 }
 
@@ -206,11 +239,17 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
 }
 
 Status AnalyzerImpl::validate(std::string_view content, Kind kind) {
-  if (kind != Kind::kText && kind != Kind::kUrl && kind != Kind::kEmail) {
-    if (parse_kind(to_string(kind))) {
-      return Status::unimplemented("kind '" + std::string(to_string(kind)) +
-                                   "' is not supported by this build yet");
+  if (kind == Kind::kImage || kind == Kind::kDocument) {
+    // Raw file bytes; decode/ checks the format and its own limits.
+    if (content.size() > kMaxFileContentBytes) {
+      return Status::out_of_range("content is " + std::to_string(content.size()) +
+                                  " bytes; at most " + std::to_string(kMaxFileContentBytes) +
+                                  " allowed for an image or document");
     }
+    if (content.empty()) return Status::invalid_argument("content is empty");
+    return {};
+  }
+  if (kind != Kind::kText && kind != Kind::kUrl && kind != Kind::kEmail) {
     return Status::invalid_argument("unknown kind");
   }
   if (content.size() > kMaxContentBytes) {
@@ -236,6 +275,8 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     if (email) *email = std::move(parsed).value();
   } else if (kind == Kind::kUrl) {
     detect_url(content, findings, report);
+  } else if (kind == Kind::kImage || kind == Kind::kDocument) {
+    if (Status s = detect_file(content, kind, findings, report); !s.ok()) return s;
   } else if (Status s = detect_text(content, "content", {}, findings, report); !s.ok()) {
     return s;
   }
@@ -257,27 +298,205 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   auto findings = detect(content, kind, report, &email);
   if (!findings.ok()) return findings.status();
 
+  // An image or document is analysed as the text read from it (CONTRACT
+  // §1: spans of "ocr", "qr" and "document" index extracted_text), which
+  // the model scores as prose: it was trained on text, email and url only.
+  const std::string_view analysed =
+      report.extracted_text ? std::string_view(*report.extracted_text) : content;
   const TextOf text_of = [&](std::string_view location) {
-    return location == "content" ? content : email.text_of(location);
+    if (location == "ocr" || location == "qr" || location == "document") return analysed;
+    return location == "content" ? analysed : email.text_of(location);
   };
   // No evidence, no signal, and no weight either.
   std::erase_if(*findings, [&](const Finding& f) {
     return f.end <= f.start || f.end > text_of(f.location).size();
   });
 
-  const Score score = scorer_->score(*findings);
+  const Score score =
+      model_
+          ? score_with_model(analysed, report.extracted_text ? Kind::kText : kind, email, *findings)
+          : scorer_->score(*findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;
   report.verdict = score.verdict;
   explain(*texts_, *findings, score, text_of, locale, report);
+  if (report.extracted_text) {
+    // The model reads the extracted text as prose at location "content".
+    for (Signal& s : report.signals) {
+      if (s.location == "content") s.location = kind == Kind::kImage ? "ocr" : "document";
+    }
+  }
 
   report.id = "rpt_" + new_ulid();
   report.created_at = utc_now_iso8601();
   report.model_used = "heuristic-fallback";
-  report.input_tokens = kind == Kind::kEmail ? count_email_tokens(email) : count_word_runs(content);
+  report.input_tokens =
+      kind == Kind::kEmail ? count_email_tokens(email) : count_word_runs(analysed);
   report.output_tokens = 0;
   return report;
 }
 
+model::FeatureSet AnalyzerImpl::build_features(std::string_view content, Kind kind,
+                                               const Findings& findings,
+                                               const ParsedEmail& email) const {
+  model::FeatureSet features;
+  if (kind == Kind::kEmail) {
+    model::add_email(email, *html_, features);
+  } else if (kind == Kind::kUrl) {
+    model::add_url_input(content, features.add_location("content"), features);
+  } else {
+    // Text; or the text read from an image or document, whose spans index
+    // extracted_text under location "ocr" / "document" (CONTRACT §1).
+    const std::string_view location = kind == Kind::kImage      ? "ocr"
+                                      : kind == Kind::kDocument ? "document"
+                                                                : "content";
+    model::add_prose(content, features.add_location(location), features);
+  }
+  // A link written without a scheme reads as http, so whether
+  // insecure_login_page fires depends on the scheme, which in the corpora
+  // tells scam URLs (all with one) from ham (bare hosts): never a model
+  // feature. It stays a signal.
+  auto scheme_dependent = [](const Finding& f) { return f.key == "insecure_login_page"; };
+  if (std::none_of(findings.begin(), findings.end(), scheme_dependent)) {
+    model::add_rules(findings, scorer_->score(findings).total, features);
+  } else {
+    Findings rule_findings;
+    std::remove_copy_if(findings.begin(), findings.end(), std::back_inserter(rule_findings),
+                        scheme_dependent);
+    model::add_rules(rule_findings, scorer_->score(rule_findings).total, features);
+  }
+  model::add_kind(kind, features);
+  features.finish();
+  return features;
+}
+
+Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
+                                     Findings& findings) const {
+  const model::FeatureSet features = build_features(content, kind, findings, email);
+  const double p = model_->probability(model_->raw_score(features), kind);
+  const model::Calibration& c = model_->calibration(kind);
+  // The model's evidence only for a warning it backs: on a safe verdict a
+  // "suspicious wording" signal would contradict the verdict.
+  if (p >= c.t_suspicious) model::add_model_evidence(features, *model_, findings);
+  return scorer_->score_calibrated(findings, p, c.t_suspicious, c.t_danger);
+}
+
+Result<model::FeatureSet> AnalyzerImpl::model_features(std::string_view content, Kind kind) const {
+  Report report;
+  ParsedEmail email;
+  auto findings = detect(content, kind, report, &email);
+  if (!findings.ok()) return findings.status();
+  const TextOf text_of = [&](std::string_view location) {
+    return location == "content" ? content : email.text_of(location);
+  };
+  std::erase_if(*findings, [&](const Finding& f) {
+    return f.end <= f.start || f.end > text_of(f.location).size();
+  });
+  return build_features(content, kind, *findings, email);
+}
+
+namespace {
+
+// A QR payload that is one URL (scheme optional) and nothing else.
+bool is_url_payload(std::string_view payload) {
+  payload = trim(payload);
+  if (payload.empty() || payload.find_first_of(" \t\r\n") != std::string_view::npos) return false;
+  const std::vector<LinkMatch> links = extract_links(payload);
+  return links.size() == 1 && links[0].start == 0 && links[0].end == payload.size();
+}
+
+}  // namespace
+
+Status AnalyzerImpl::detect_qr_payload(std::string_view text, std::size_t start, std::size_t end,
+                                       Findings& findings, Report& report) const {
+  const std::string_view payload = text.substr(start, end - start);
+  const std::size_t first = findings.size();
+  if (is_url_payload(payload)) {
+    LinkMatch link = link_for_url_input(payload);
+    if (link.end > link.start) {
+      link.start += start;
+      link.end += start;
+      detect_link(text, link, {}, findings, report);
+    }
+  } else {
+    if (Status s = detect_text(payload, "qr", {}, findings, report); !s.ok()) return s;
+    for (std::size_t i = first; i < findings.size(); ++i) {
+      findings[i].start += start;
+      findings[i].end += start;
+    }
+  }
+  for (std::size_t i = first; i < findings.size(); ++i) findings[i].location = "qr";
+  return {};
+}
+
+Status AnalyzerImpl::detect_file(std::string_view content, Kind kind, Findings& findings,
+                                 Report& report) const {
+  Result<FileText> file = files_->read(content, kind);
+  if (!file.ok()) return file.status();
+  // CONTRACT §1: the recognised text, then each QR payload on its own line.
+  std::string extracted = std::move(file->text);
+  const std::size_t text_end = extracted.size();
+  std::vector<std::pair<std::size_t, std::size_t>> payloads;
+  for (const std::string& p : file->qr_payloads) {
+    if (!extracted.empty()) extracted.push_back('\n');
+    const std::size_t start = extracted.size();
+    extracted += p;
+    payloads.emplace_back(start, extracted.size());
+  }
+  report.extracted_text = std::move(extracted);
+  const std::string_view text = *report.extracted_text;
+  if (text_end > 0) {
+    const std::string_view location = kind == Kind::kImage ? "ocr" : "document";
+    if (Status s = detect_text(text.substr(0, text_end), location, {}, findings, report); !s.ok()) {
+      return s;
+    }
+  }
+  for (const auto& [start, end] : payloads) {
+    if (Status s = detect_qr_payload(text, start, end, findings, report); !s.ok()) return s;
+  }
+  // One entry per URL, however often the text and the codes repeat it.
+  std::vector<UrlInfo> unique;
+  for (UrlInfo& u : report.urls) {
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const UrlInfo& x) { return x.url == u.url; })) {
+      unique.push_back(std::move(u));
+    }
+  }
+  report.urls = std::move(unique);
+  return {};
+}
+
+Result<std::vector<Report>> AnalyzerImpl::analyze_qr_codes(std::string_view image,
+                                                           std::string_view locale) const {
+  if (Status s = validate(image, Kind::kImage); !s.ok()) return s;
+  Result<std::vector<std::string>> payloads = files_->read_qr_codes(image);
+  if (!payloads.ok()) return payloads.status();
+  std::vector<Report> reports;
+  for (const std::string& payload : *payloads) {
+    Result<Report> r = analyze(payload, is_url_payload(payload) ? Kind::kUrl : Kind::kText, locale);
+    if (!r.ok()) {
+      // A blank or oversized payload has nothing to analyse.
+      const StatusCode code = r.status().code();
+      if (code == StatusCode::kInvalidArgument || code == StatusCode::kOutOfRange) continue;
+      return r.status();
+    }
+    Report& report = *r;
+    report.kind = Kind::kImage;
+    report.extracted_text = payload;
+    for (Signal& s : report.signals) s.location = "qr";
+    reports.push_back(std::move(r).value());
+  }
+  return reports;
+}
+
 }  // namespace internal
+
+Result<std::vector<Report>> Analyzer::analyze_qr_codes(std::string_view, std::string_view) const {
+  return Status::unimplemented("QR decoding is not available in this analyzer");
+}
+
+Status Analyzer::ocr_status() const {
+  return Status::unimplemented("OCR is not available in this analyzer");
+}
+
 }  // namespace scamcheck

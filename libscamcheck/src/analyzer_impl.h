@@ -6,12 +6,15 @@
 
 #include <memory>
 
+#include "decode/file_reader.h"
 #include "decode/mime.h"
 #include "detect/unicode_checks.h"
 #include "email/email_checks.h"
 #include "email/mail_context.h"
 #include "explain/glossary.h"
 #include "extract/links.h"
+#include "model/features.h"
+#include "model/linear_model.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
 #include "scoring/scorer.h"
@@ -26,6 +29,9 @@ class AnalyzerImpl final : public Analyzer {
   using Analyzer::analyze;
   Result<Report> analyze(std::string_view content, Kind kind,
                          std::string_view locale) const override;
+  Result<std::vector<Report>> analyze_qr_codes(std::string_view image,
+                                               std::string_view locale) const override;
+  Status ocr_status() const override { return files_->ocr_status(); }
 
   const Texts& texts() const { return *texts_; }
 
@@ -35,6 +41,11 @@ class AnalyzerImpl final : public Analyzer {
   // header and part texts the findings' spans index into.
   Result<Findings> detect(std::string_view content, Kind kind, Report& report,
                           ParsedEmail* email = nullptr) const;
+
+  // The learned model's features of valid input, read exactly as analyze()
+  // reads them. Exposed for the training tool (tools/train), which builds
+  // its analyzer without a model (Options::use_model = false).
+  Result<model::FeatureSet> model_features(std::string_view content, Kind kind) const;
 
   // Checks the input against CONTRACT §1's limits.
   static Status validate(std::string_view content, Kind kind);
@@ -52,7 +63,22 @@ class AnalyzerImpl final : public Analyzer {
   void detect_html(const EmailPart& part, std::string_view sender_site, Findings& findings,
                    Report& report) const;
   void detect_url(std::string_view content, Findings& findings, Report& report) const;
+  // Kinds image and document: reads the file, sets report.extracted_text
+  // and analyses it (locations "ocr", "qr", "document").
+  Status detect_file(std::string_view content, Kind kind, Findings& findings, Report& report) const;
+  // The QR payload at [start, end) of `text`: a URL gets the URL analysis,
+  // anything else the text stages; findings get location "qr".
+  Status detect_qr_payload(std::string_view text, std::size_t start, std::size_t end,
+                           Findings& findings, Report& report) const;
 
+  // The model's features of analysed input (`findings` from detect()).
+  model::FeatureSet build_features(std::string_view content, Kind kind, const Findings& findings,
+                                   const ParsedEmail& email) const;
+  // analyze()'s scoring with the model; appends its evidence to `findings`.
+  Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
+                         Findings& findings) const;
+
+  std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;
   std::unique_ptr<UrlAnalyzer> urls_;
@@ -62,6 +88,7 @@ class AnalyzerImpl final : public Analyzer {
   std::unique_ptr<HtmlChecker> html_;
   std::unique_ptr<AttachmentChecker> attachments_;
   std::unique_ptr<MailContext> mail_;
+  std::unique_ptr<FileReader> files_;  // images and documents
 };
 
 }  // namespace scamcheck::internal

@@ -8,15 +8,73 @@
 
 namespace scamcheck {
 
-// Largest content analyze() accepts, in bytes (CONTRACT §1: 64 KiB).
+// Largest content analyze() accepts for kinds text, email and url, in
+// bytes (CONTRACT §1: 64 KiB).
 inline constexpr std::size_t kMaxContentBytes = 65536;
+
+// Largest content analyze() accepts for kinds image and document, in bytes
+// (CONTRACT §1: 10 MiB of raw file bytes).
+inline constexpr std::size_t kMaxFileContentBytes = std::size_t{10} << 20;
+
+// Where Debian's tesseract-ocr-eng and tesseract-ocr-deu packages put their
+// models; the default of Options::tessdata_dir.
+inline constexpr char kDefaultTessdataDir[] = "/usr/share/tesseract-ocr/5/tessdata";
 
 struct Options {
   // Directory holding the data pack (rules/, lists/, locales/, glossary.json,
   // scoring.json), laid out like libscamcheck/data. Empty ("", the default)
   // uses the pack compiled into the library, so it works with no files
   // installed. Files are read once, in create(), and validated there.
-  std::string data_dir;
+  std::string data_dir = "";
+
+  // Whether the learned model takes part in scoring (default true). With
+  // false, the score comes from the rule weights in scoring.json alone and
+  // the model file is neither read nor required.
+  bool use_model = true;
+
+  // Path of a model weights file to use instead of the data pack's
+  // model/model.bin ("" = the pack's, the default). Lets a caller compare
+  // two trained models on the same data pack. Ignored if !use_model.
+  std::string model_file = "";
+
+  // ---- Images and documents (kinds image and document) ----
+
+  // Directory holding the Tesseract models (<lang>.traineddata) for
+  // `ocr_languages` (default kDefaultTessdataDir, Debian's location). If
+  // they are missing, create() still succeeds and text, email and url work;
+  // analyzing an image, or a PDF page without a text layer, then fails with
+  // StatusCode::kUnavailable.
+  std::string tessdata_dir = kDefaultTessdataDir;
+
+  // Tesseract languages, '+'-separated (default "eng+deu").
+  std::string ocr_languages = "eng+deu";
+
+  // Most OCR engines alive at once (default 0 = one per hardware thread).
+  // Each engine is initialised once, on first need, and reused; an OCR call
+  // waits for a free engine, so at most this many recognitions run at a
+  // time. Each engine holds roughly 50-100 MB while it works.
+  unsigned ocr_engines = 0;
+
+  // Most pixels (width x height) of an image, or of a rendered PDF page,
+  // that is decoded (default 40,000,000). Checked against the file's header
+  // before any pixel is decoded, so a decompression bomb costs nothing.
+  std::size_t max_image_pixels = 40'000'000;
+
+  // Most pages a PDF may have (default 50); a longer one is kOutOfRange.
+  int max_document_pages = 50;
+
+  // Most pages of one PDF without a text layer that are rendered and
+  // recognised (default 10); later ones are skipped.
+  int max_ocr_pages = 10;
+
+  // Most bytes of text-bearing XML inflated from one DOCX (default 20 MiB).
+  // Checked against the zip directory first and enforced while inflating,
+  // so a zip bomb is kOutOfRange after at most this much work.
+  std::size_t max_decompressed_bytes = std::size_t{20} << 20;
+
+  // Time budget for decoding and recognising one image or document, in
+  // milliseconds (default 30,000). Exceeding it is kDeadlineExceeded.
+  int decode_timeout_ms = 30'000;
 };
 
 }  // namespace scamcheck

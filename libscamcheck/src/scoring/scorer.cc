@@ -91,6 +91,7 @@ Score Scorer::score(const Findings& findings) const {
     total += w.second;
     if (w.first >= 20) ++strong_keys;
   }
+  result.total = total;
   const double score = 100.0 * (1.0 - std::exp(-total / scale_));
   result.risk_score = std::clamp(static_cast<int>(std::lround(score)), 0, 100);
   result.verdict = verdict_for_score(result.risk_score);
@@ -114,6 +115,46 @@ Score Scorer::score(const Findings& findings) const {
       break;
   }
   result.confidence = std::clamp(static_cast<int>(std::lround(conf)), 0, 99);
+  return result;
+}
+
+// The log-odds below t_suspicious that span the safe scores 30..0, and
+// above t_danger that span 70..100: wide enough that the score still ranks
+// inputs inside each verdict.
+constexpr double kSafeLogOdds = 8;
+constexpr double kDangerLogOdds = 6;
+
+Score Scorer::score_calibrated(const Findings& findings, double probability, double t_suspicious,
+                               double t_danger) const {
+  Score result = score(findings);
+  const double p = std::clamp(probability, 1e-6, 1 - 1e-6);
+  auto logit = [](double x) { return std::log(x / (1 - x)); };
+  const double z = logit(p);
+  const double z_suspicious = logit(t_suspicious);
+  const double z_danger = logit(t_danger);
+  double raw;
+  if (z < z_suspicious) {
+    raw = 30.0 + 30.0 * (z - z_suspicious) / kSafeLogOdds;
+  } else if (z < z_danger) {
+    raw = 30.0 + 40.0 * (z - z_suspicious) / (z_danger - z_suspicious);
+  } else {
+    raw = 70.0 + 30.0 * (z - z_danger) / kDangerLogOdds;
+  }
+  int lo = 0;
+  int hi = 29;
+  result.verdict = Verdict::kSafe;
+  if (p >= t_danger) {
+    result.verdict = Verdict::kDanger;
+    lo = 70;
+    hi = 100;
+  } else if (p >= t_suspicious) {
+    result.verdict = Verdict::kSuspicious;
+    lo = 30;
+    hi = 69;
+  }
+  result.risk_score = std::clamp(static_cast<int>(std::floor(raw)), lo, hi);
+  const double right = result.verdict == Verdict::kSafe ? 1 - p : p;
+  result.confidence = std::clamp(static_cast<int>(std::lround(100 * right)), 1, 99);
   return result;
 }
 

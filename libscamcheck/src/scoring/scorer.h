@@ -1,5 +1,6 @@
 // Scoring: findings -> risk score, verdict and confidence, configured by
-// data/scoring.json (weights per key, the scale of the score curve).
+// data/scoring.json (weights per key, the scale of the score curve); or,
+// with the learned model (model/), its calibrated probability -> score.
 #ifndef SCAMCHECK_SCORING_SCORER_H_
 #define SCAMCHECK_SCORING_SCORER_H_
 
@@ -24,6 +25,8 @@ struct Score {
   // weight each finding contributed is in `weights` (same order as findings).
   std::vector<std::size_t> ranked;
   std::vector<double> weights;
+  // The combined rule weight the score curve was applied to.
+  double total = 0;
 };
 
 class Scorer {
@@ -38,6 +41,17 @@ class Scorer {
   // one adds `repeat_factor` of its weight (at most `repeat_cap` times the
   // strongest); score = 100 * (1 - exp(-total / scale)).
   Score score(const Findings& findings) const;
+
+  // With the learned model: `probability` (calibrated, that the input is a
+  // scam or spam) decides. Verdict: safe below `t_suspicious`, danger from
+  // `t_danger` on (REQUIRES: 0 < t_suspicious < t_danger < 1). Score:
+  // piecewise linear in the log-odds, t_suspicious at 30 and t_danger at 70,
+  // 8 log-odds below t_suspicious at 0 and 6 above t_danger at 100, kept
+  // inside the verdict's range (CONTRACT §1). Confidence: the
+  // probability that the verdict is right (1 - p for safe, p otherwise), in
+  // percent. `ranked`, `weights` and `total` are those of score(findings).
+  Score score_calibrated(const Findings& findings, double probability, double t_suspicious,
+                         double t_danger) const;
 
  private:
   std::map<std::string, double, std::less<>> key_weights_;

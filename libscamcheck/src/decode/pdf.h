@@ -1,0 +1,25 @@
+// PDF documents (kind document): the text layer of each page with
+// poppler-cpp, and OCR of pages that have none (rendered by poppler).
+#ifndef SCAMCHECK_DECODE_PDF_H_
+#define SCAMCHECK_DECODE_PDF_H_
+
+#include <string>
+#include <string_view>
+
+#include "decode/file_type.h"
+#include "decode/ocr_pool.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+// The text of every page, pages separated by an empty line. Pages without
+// a text layer are rendered and recognised with `ocr` (at most
+// limits.max_ocr_pages of them; skipped if `ocr` is null).
+// kInvalidArgument for a damaged, empty or password-protected PDF,
+// kOutOfRange for more than limits.max_pages pages, kDeadlineExceeded past
+// limits.deadline, and the OCR pool's errors.
+Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr, const DecodeLimits& limits);
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_DECODE_PDF_H_

@@ -1,0 +1,595 @@
+#include "model/features.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <utility>
+
+#include "email/email_checks.h"
+#include "normalize/normalize.h"
+#include "util/ascii.h"
+
+namespace scamcheck::internal::model {
+namespace {
+
+// Prose tokens read per input at most: a 64 KiB mail body says what it has
+// to say long before that, and the cost stays bounded.
+constexpr std::size_t kMaxWordTokens = 4000;
+// Bytes of a token that count; longer runs (base64, hashes) hash their start.
+constexpr std::size_t kMaxTokenBytes = 40;
+// Links of one HTML part read for link features at most.
+constexpr std::size_t kMaxHtmlLinks = 30;
+// Path tokens and query parameter names read per link at most.
+constexpr std::size_t kMaxPathTokens = 24;
+constexpr std::size_t kMaxQueryNames = 8;
+// Host names longer than this read only their first bytes for n-grams.
+constexpr std::size_t kMaxHostGramBytes = 64;
+
+// Stand-ins for what the model must see by its kind only.
+constexpr std::string_view kEmailToken =
+    "\x01"
+    "email";
+constexpr std::string_view kUrlToken =
+    "\x01"
+    "url";
+
+// Namespaces: the first byte hashed, so equal strings of different kinds
+// (a word "login", a path token "login") are different features.
+enum Ns : char {
+  kWordNs = 'w',
+  kBigramNs = 'b',
+  kHostLabelNs = 'h',
+  kDomainNs = 'd',
+  kTldNs = 't',
+  kHostGramNs = 'c',
+  kPathNs = 'p',
+  kFirstSegmentNs = 'f',
+  kQueryNs = 'q',
+  kExtensionNs = 'x',
+  kShapeNs = 's',
+  kRuleNs = 'r',
+  kRuleBucketNs = 'R',
+  kRuleTotalNs = 'T',
+  kKindNs = 'k',
+  kHeaderNameNs = 'H',
+  kHeaderValueNs = 'V',
+};
+
+// 32-bit FNV-1a. Digits hash as '0' when `mask_digits`.
+struct Fnv {
+  std::uint32_t h = 2166136261u;
+  explicit Fnv(char ns) { add(static_cast<unsigned char>(ns)); }
+  void add(unsigned char c) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  void add(std::string_view s, bool mask_digits) {
+    for (char ch : s.substr(0, kMaxTokenBytes)) {
+      const auto c = static_cast<unsigned char>(ch);
+      add(mask_digits && c >= '0' && c <= '9' ? static_cast<unsigned char>('0') : c);
+    }
+  }
+};
+
+std::uint32_t hash_of(char ns, std::string_view token, bool mask_digits = true) {
+  Fnv f(ns);
+  f.add(token, mask_digits);
+  return f.h;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
+}
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+// Word characters: ASCII letters and digits, '$' (amounts), and every
+// non-ASCII byte (letters of other scripts, currency signs).
+bool is_word_byte(char c) {
+  return is_alnum(c) || c == '$' || static_cast<unsigned char>(c) >= 0x80;
+}
+bool is_host_byte(char c) { return is_alnum(c) || c == '-' || c == '.'; }
+
+constexpr std::string_view kLeadingPunct = "([{<\"'*";
+constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
+
+// Where a feature came from: a byte range of the normalized text, mapped to
+// the text the location names.
+class Spans {
+ public:
+  Spans(const NormalizedText& norm, SpanMap map) : norm_(norm), map_(map) {}
+  std::pair<std::uint32_t, std::uint32_t> operator()(std::size_t start, std::size_t end) const {
+    auto [s, e] = norm_.to_original(start, end);
+    if (map_.start != nullptr) {
+      const std::size_t first = s;
+      s = map_.start[first];
+      e = map_.end[e - 1];
+    }
+    return {static_cast<std::uint32_t>(s), static_cast<std::uint32_t>(e)};
+  }
+
+ private:
+  const NormalizedText& norm_;
+  SpanMap map_;
+};
+
+void push(FeatureSet& out, std::uint32_t hash, Group group, std::int32_t field,
+          std::pair<std::uint32_t, std::uint32_t> span) {
+  out.hits.push_back(Hit{hash, 1.0f, group, field, span.first, span.second});
+}
+
+// The link features of normalized bytes [begin, end) of `n`; `span` maps a
+// range of `n` to the location's text.
+template <typename SpanFn>
+void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32_t field,
+              const SpanFn& span, FeatureSet& out) {
+  std::size_t p = begin;
+  // The scheme (http, https, hxxp, ...) and a leading "www." never count.
+  std::size_t k = p;
+  while (k < end && (is_alnum(n[k]) || n[k] == '+' || n[k] == '.' || n[k] == '-')) ++k;
+  if (k > p && k + 3 <= end && n.substr(k, 3) == "://") p = k + 3;
+  if (p + 4 <= end && n.substr(p, 3) == "www") {
+    std::size_t q = p + 3;
+    while (q < end && is_digit(n[q])) ++q;
+    if (q < end && n[q] == '.') p = q + 1;
+  }
+  std::size_t authority_end = p;
+  while (authority_end < end && n[authority_end] != '/' && n[authority_end] != '?' &&
+         n[authority_end] != '#' && n[authority_end] != '\\') {
+    ++authority_end;
+  }
+  if (authority_end == p) return;
+  std::size_t host_start = p;
+  const auto whole = span(begin, end);
+  if (auto at = n.substr(p, authority_end - p).rfind('@'); at != std::string_view::npos) {
+    push(out, hash_of(kShapeNs, "userinfo"), Group::kUrl, field, whole);
+    host_start = p + at + 1;
+  }
+  std::size_t host_end = host_start;
+  while (host_end < authority_end && n[host_end] != ':') ++host_end;
+  if (host_end < authority_end) push(out, hash_of(kShapeNs, "port"), Group::kUrl, field, whole);
+  while (host_end > host_start && n[host_end - 1] == '.') --host_end;
+  if (host_end == host_start) return;
+  const std::string_view host = n.substr(host_start, host_end - host_start);
+  const auto host_span = span(host_start, host_end);
+
+  const std::string_view h = host;
+  std::vector<std::pair<std::size_t, std::size_t>> labels;  // offsets in h
+  for (std::size_t i = 0; i < h.size();) {
+    std::size_t j = h.find('.', i);
+    if (j == std::string_view::npos) j = h.size();
+    if (j > i) labels.emplace_back(i, j);
+    i = j + 1;
+  }
+  auto label_span = [&](std::size_t a, std::size_t b) {
+    return span(host_start + a, host_start + b);
+  };
+  const bool ip = labels.size() == 4 &&
+                  std::all_of(h.begin(), h.end(), [](char c) { return is_digit(c) || c == '.'; });
+  if (ip) {
+    push(out, hash_of(kShapeNs, "ip"), Group::kUrl, field, host_span);
+  } else if (!labels.empty()) {
+    push(out,
+         hash_of(kShapeNs, std::string("labels") +
+                               static_cast<char>('0' + std::min<std::size_t>(labels.size(), 6))),
+         Group::kUrl, field, host_span);
+    const auto [ts, te] = labels.back();
+    push(out, hash_of(kTldNs, h.substr(ts, te - ts), false), Group::kUrl, field,
+         label_span(ts, te));
+    if (labels.size() >= 2) {
+      const std::size_t ds = labels[labels.size() - 2].first;
+      push(out, hash_of(kDomainNs, h.substr(ds, te - ds), false), Group::kUrl, field,
+           label_span(ds, te));
+    }
+    for (std::size_t i = 0; i + 1 < labels.size(); ++i) {
+      const auto [a, b] = labels[i];
+      push(out, hash_of(kHostLabelNs, h.substr(a, b - a), false), Group::kUrl, field,
+           label_span(a, b));
+    }
+    // Character 3- to 5-grams of the host with its dots, framed by '.';
+    // each quoted as the label it starts in.
+    const std::string_view g = h.substr(0, std::min(h.size(), kMaxHostGramBytes));
+    std::string framed;
+    framed.reserve(g.size() + 2);
+    framed.push_back('.');
+    framed.append(g);
+    framed.push_back('.');
+    for (std::size_t len = 3; len <= 5; ++len) {
+      for (std::size_t i = 0; i + len <= framed.size(); ++i) {
+        const std::size_t at = i == 0 ? 0 : std::min(i - 1, g.size() - 1);
+        std::size_t a = at;
+        while (a > 0 && g[a - 1] != '.') --a;
+        std::size_t b = at;
+        while (b < g.size() && g[b] != '.') ++b;
+        if (b == a) b = std::min(a + 1, g.size());
+        push(out, hash_of(kHostGramNs, std::string_view(framed).substr(i, len), false), Group::kUrl,
+             field, label_span(a, b));
+      }
+    }
+  }
+  std::size_t hyphens = std::count(h.begin(), h.end(), '-');
+  if (hyphens > 0) {
+    push(out,
+         hash_of(kShapeNs, std::string("hyphens") +
+                               static_cast<char>('0' + std::min<std::size_t>(hyphens, 4))),
+         Group::kUrl, field, host_span);
+  }
+  const std::size_t digits = std::count_if(h.begin(), h.end(), is_digit);
+  if (digits > 0 && !ip) {
+    const char bucket = digits <= 2 ? '1' : digits <= 5 ? '2' : '3';
+    push(out, hash_of(kShapeNs, std::string("hostdigits") + bucket), Group::kUrl, field, host_span);
+  }
+  push(out,
+       hash_of(kShapeNs, std::string("hostlen") +
+                             static_cast<char>('a' + std::min<std::size_t>(h.size() / 6, 8))),
+       Group::kUrl, field, host_span);
+
+  // Path and query. "host", "host/" and "https://host/" read the same.
+  std::size_t path_end = authority_end;
+  while (path_end < end && n[path_end] != '?' && n[path_end] != '#') ++path_end;
+  const std::string_view path = n.substr(authority_end, path_end - authority_end);
+  if (path.empty() || path == "/") {
+    if (path_end >= end || n[path_end] == '#') {
+      push(out, hash_of(kShapeNs, "root"), Group::kUrl, field, host_span);
+    }
+  } else {
+    std::size_t depth = 0;
+    std::size_t last_segment = authority_end;
+    bool first = true;
+    for (std::size_t i = authority_end; i < path_end;) {
+      while (i < path_end && n[i] == '/') ++i;
+      if (i >= path_end) break;
+      std::size_t j = i;
+      while (j < path_end && n[j] != '/') ++j;
+      ++depth;
+      last_segment = i;
+      if (first) {
+        push(out, hash_of(kFirstSegmentNs, n.substr(i, std::min<std::size_t>(j - i, 24))),
+             Group::kUrl, field, span(i, j));
+        first = false;
+      }
+      i = j;
+    }
+    push(out,
+         hash_of(kShapeNs,
+                 std::string("depth") + static_cast<char>('0' + std::min<std::size_t>(depth, 6))),
+         Group::kUrl, field, whole);
+    push(out,
+         hash_of(kShapeNs, std::string("pathlen") +
+                               static_cast<char>('a' + std::min<std::size_t>(path.size() / 12, 8))),
+         Group::kUrl, field, whole);
+    std::size_t tokens = 0;
+    for (std::size_t i = authority_end; i < path_end && tokens < kMaxPathTokens;) {
+      while (i < path_end && !is_word_byte(n[i])) ++i;
+      // An e-mail address in a path (a personalised link) is one token.
+      std::size_t k = i;
+      while (k < path_end && (is_word_byte(n[k]) || n[k] == '.' || n[k] == '_' || n[k] == '-' ||
+                              n[k] == '+' || n[k] == '%')) {
+        ++k;
+      }
+      if (k < path_end && n[k] == '@') {
+        std::size_t e = k + 1;
+        while (e < path_end && (is_alnum(n[e]) || n[e] == '.' || n[e] == '-')) ++e;
+        push(out, hash_of(kPathNs, kEmailToken), Group::kUrl, field, span(i, e));
+        ++tokens;
+        i = e;
+        continue;
+      }
+      std::size_t j = i;
+      while (j < path_end && is_word_byte(n[j])) ++j;
+      if (j > i) {
+        push(out, hash_of(kPathNs, n.substr(i, j - i)), Group::kUrl, field, span(i, j));
+        ++tokens;
+      }
+      i = j;
+    }
+    const std::string_view last = n.substr(last_segment, path_end - last_segment);
+    if (auto dot = last.rfind('.');
+        dot != std::string_view::npos && last.size() - dot <= 6 && dot + 1 < last.size()) {
+      push(out, hash_of(kExtensionNs, last.substr(dot + 1)), Group::kUrl, field,
+           span(last_segment + dot, path_end));
+    }
+  }
+  if (path_end < end && n[path_end] == '?') {
+    push(out, hash_of(kShapeNs, "query"), Group::kUrl, field, whole);
+    std::size_t names = 0;
+    std::size_t query_end = path_end + 1;
+    while (query_end < end && n[query_end] != '#') ++query_end;
+    for (std::size_t i = path_end + 1; i < query_end && names < kMaxQueryNames;) {
+      std::size_t j = i;
+      while (j < query_end && n[j] != '&' && n[j] != '=' && n[j] != ';') ++j;
+      if (j > i) {
+        push(out, hash_of(kQueryNs, n.substr(i, std::min<std::size_t>(j - i, 20))), Group::kUrl,
+             field, span(i, j));
+        ++names;
+      }
+      while (j < query_end && n[j] != '&' && n[j] != ';') ++j;
+      i = j + 1;
+    }
+  }
+}
+
+// Whether a whitespace-delimited chunk of prose is a link: a scheme, a
+// "www." start, or host-name shape ending in an alphabetic label of 2 to 12
+// letters ("example.com/x", not "e.g." or "3.50").
+bool looks_like_link(std::string_view c) {
+  if (auto s = c.find("://"); s != std::string_view::npos && s > 0 && is_alpha(c[0])) return true;
+  if (c.size() > 4 && c.substr(0, 4) == "www.") return true;
+  std::size_t host_end = 0;
+  while (host_end < c.size() && is_host_byte(c[host_end])) ++host_end;
+  if (host_end < c.size() && c[host_end] != '/' && c[host_end] != '?' && c[host_end] != ':') {
+    return false;
+  }
+  const std::string_view host = c.substr(0, host_end);
+  const std::size_t dot = host.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  const std::string_view tld = host.substr(dot + 1);
+  return tld.size() >= 2 && tld.size() <= 12 && std::all_of(tld.begin(), tld.end(), is_alpha) &&
+         is_alnum(host[0]);
+}
+
+bool looks_like_address(std::string_view c) {
+  const std::size_t at = c.find('@');
+  return at != std::string_view::npos && at > 0 && c.find('.', at) != std::string_view::npos &&
+         c.find("://") == std::string_view::npos;
+}
+
+class ProseReader {
+ public:
+  ProseReader(const NormalizedText& norm, SpanMap map, std::int32_t field, FeatureSet& out)
+      : n_(norm.text()), spans_(norm, map), field_(field), out_(out) {}
+
+  void read() {
+    std::size_t i = 0;
+    while (i < n_.size() && out_.word_tokens < kMaxWordTokens) {
+      while (i < n_.size() && is_space(n_[i])) ++i;
+      std::size_t j = i;
+      while (j < n_.size() && !is_space(n_[j])) ++j;
+      std::size_t s = i;
+      std::size_t e = j;
+      i = j;
+      while (s < e && kLeadingPunct.find(n_[s]) != std::string_view::npos) ++s;
+      while (e > s && kTrailingPunct.find(n_[e - 1]) != std::string_view::npos) --e;
+      if (s == e) continue;
+      const std::string_view chunk = n_.substr(s, e - s);
+      if (looks_like_address(chunk)) {
+        token(kEmailToken, s, e);
+      } else if (looks_like_link(chunk)) {
+        token(kUrlToken, s, e);
+        add_link(n_, s, e, field_, spans_, out_);
+      } else {
+        words(s, e);
+      }
+    }
+  }
+
+ private:
+  void words(std::size_t s, std::size_t e) {
+    for (std::size_t a = s; a < e;) {
+      while (a < e && !is_word_byte(n_[a])) ++a;
+      std::size_t b = a;
+      while (b < e && is_word_byte(n_[b])) ++b;
+      if (b > a) {
+        token(n_.substr(a, b - a), a, b);
+      }
+      a = b;
+    }
+  }
+
+  void token(std::string_view text, std::size_t s, std::size_t e) {
+    if (out_.word_tokens >= kMaxWordTokens) return;
+    ++out_.word_tokens;
+    const auto span = spans_(s, e);
+    push(out_, hash_of(kWordNs, text), Group::kWord, field_, span);
+    if (has_prev_) {
+      Fnv f(kBigramNs);
+      f.add(prev_, true);
+      f.add(0x01);
+      f.add(text, true);
+      push(out_, f.h, Group::kWord, field_, {prev_start_, span.second});
+    }
+    prev_ = text;
+    prev_start_ = span.first;
+    has_prev_ = true;
+  }
+
+  std::string_view n_;
+  Spans spans_;
+  std::int32_t field_;
+  FeatureSet& out_;
+  bool has_prev_ = false;
+  std::string_view prev_;
+  std::uint32_t prev_start_ = 0;
+};
+
+// Header names whose addresses are the recipient's.
+constexpr std::string_view kRecipientHeaders[] = {"To",
+                                                  "Cc",
+                                                  "Bcc",
+                                                  "Delivered-To",
+                                                  "X-Original-To",
+                                                  "Envelope-To",
+                                                  "X-Envelope-To",
+                                                  "Apparently-To",
+                                                  "Resent-To",
+                                                  "X-Rcpt-To"};
+
+bool is_recipient_header(std::string_view name) {
+  for (std::string_view h : kRecipientHeaders) {
+    if (equals_ci(h, name)) return true;
+  }
+  return false;
+}
+
+// Which of a few telling headers the sender's software wrote, and the first
+// word of some (the mailer, the body's structure, bulk or list precedence).
+// Recipient headers and the relays' Received lines are never read.
+void add_headers(const ParsedEmail& email, FeatureSet& out) {
+  // Headers whose presence means something in any era: replies, mailing
+  // lists, bulk mail, the sender's software. (Others, e.g. the trace
+  // headers a mailbox or relay adds, describe how a corpus was collected.)
+  constexpr std::string_view kNamed[] = {"in-reply-to",
+                                         "references",
+                                         "list-id",
+                                         "list-unsubscribe",
+                                         "list-post",
+                                         "list-help",
+                                         "list-archive",
+                                         "precedence",
+                                         "sender",
+                                         "errors-to",
+                                         "reply-to",
+                                         "x-priority",
+                                         "x-msmail-priority",
+                                         "x-mailer",
+                                         "user-agent",
+                                         "organization",
+                                         "mailing-list",
+                                         "x-mailing-list",
+                                         "x-beenthere",
+                                         "x-mailman-version",
+                                         "importance",
+                                         "thread-index",
+                                         "auto-submitted",
+                                         "feedback-id",
+                                         "list-unsubscribe-post"};
+  constexpr std::string_view kValued[] = {"X-Mailer",   "User-Agent", "Content-Type",
+                                          "Precedence", "X-Priority", "Content-Transfer-Encoding"};
+  for (const EmailHeader& h : email.headers) {
+    if (h.occurrence > 1 || is_recipient_header(h.name) || equals_ci(h.name, "Received") ||
+        equals_ci(h.name, "X-Received")) {
+      continue;
+    }
+    std::string name = h.name;
+    for (char& c : name) c = ascii_lower(c);
+    if (std::find(std::begin(kNamed), std::end(kNamed), name) != std::end(kNamed)) {
+      out.hits.push_back(Hit{hash_of(kHeaderNameNs, name, false), 1.0f, Group::kOther, -1, 0, 0});
+    }
+    for (std::string_view v : kValued) {
+      if (!equals_ci(v, h.name)) continue;
+      std::size_t a = 0;
+      while (a < h.value.size() && is_space(h.value[a])) ++a;
+      std::size_t b = a;
+      while (b < h.value.size() && !is_space(h.value[b]) && h.value[b] != ';' &&
+             h.value[b] != '(' && h.value[b] != '/' && b - a < 24) {
+        ++b;
+      }
+      if (v == "Content-Type" && b < h.value.size() && h.value[b] == '/') {
+        ++b;
+        while (b < h.value.size() && !is_space(h.value[b]) && h.value[b] != ';') ++b;
+      }
+      std::string value = name + "=" + h.value.substr(a, b - a);
+      for (char& c : value) c = ascii_lower(c);
+      out.hits.push_back(Hit{hash_of(kHeaderValueNs, value), 1.0f, Group::kOther, -1, 0, 0});
+    }
+  }
+}
+
+}  // namespace
+
+std::int32_t FeatureSet::add_location(std::string_view location) {
+  locations.emplace_back(location);
+  return static_cast<std::int32_t>(locations.size() - 1);
+}
+
+void FeatureSet::finish() {
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const Hit& a, const Hit& b) { return a.hash < b.hash; });
+  hits.erase(std::unique(hits.begin(), hits.end(),
+                         [](const Hit& a, const Hit& b) { return a.hash == b.hash; }),
+             hits.end());
+  std::size_t words = 0;
+  std::size_t links = 0;
+  for (const Hit& h : hits) {
+    words += h.group == Group::kWord;
+    links += h.group == Group::kUrl;
+  }
+  const auto word_scale =
+      static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<std::size_t>(words, 1))));
+  const auto link_scale =
+      static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<std::size_t>(links, 1))));
+  for (Hit& h : hits) {
+    if (h.group == Group::kWord) h.value *= word_scale;
+    if (h.group == Group::kUrl) h.value *= link_scale;
+  }
+}
+
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+  const NormalizedText norm(text);
+  ProseReader(norm, map, field, out).read();
+}
+
+void add_url_input(std::string_view text, std::int32_t field, FeatureSet& out) {
+  const NormalizedText norm(text);
+  const std::string& n = norm.text();
+  std::size_t s = 0;
+  std::size_t e = n.size();
+  while (s < e && is_space(n[s])) ++s;
+  while (e > s && is_space(n[e - 1])) --e;
+  if (s == e) return;
+  const Spans spans(norm, {});
+  add_link(n, s, e, field, spans, out);
+}
+
+void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& out) {
+  add_headers(email, out);
+  for (const EmailHeader* subject : email.find("Subject")) {
+    add_prose(subject->value, out.add_location(subject->location()), out);
+  }
+  if (auto from = email.find("From"); !from.empty()) {
+    add_prose(from.front()->value, out.add_location(from.front()->location()), out);
+  }
+  for (const EmailPart& part : email.parts) {
+    if (part.type == EmailPart::Type::kText) {
+      add_prose(part.text, out.add_location(part.location), out);
+    } else if (part.type == EmailPart::Type::kHtml) {
+      VisibleText visible;
+      Findings ignored;
+      html.check(part.text, part.location, ignored, visible);
+      const std::int32_t field = out.add_location(part.location);
+      if (!visible.text.empty()) {
+        add_prose(visible.text, field, out,
+                  SpanMap{visible.source_start.data(), visible.source_end.data()});
+      }
+      std::size_t links = 0;
+      for (const VisibleText::Link& l : visible.links) {
+        if (++links > kMaxHtmlLinks) break;
+        if (l.href_end <= l.href_start || l.href.empty()) continue;
+        // The decoded href need not match the source byte for byte: every
+        // feature of the link quotes the whole href attribute.
+        const NormalizedText norm(l.href);
+        const auto whole = std::make_pair(static_cast<std::uint32_t>(l.href_start),
+                                          static_cast<std::uint32_t>(l.href_end));
+        add_link(
+            norm.text(), 0, norm.text().size(), field,
+            [&](std::size_t, std::size_t) { return whole; }, out);
+      }
+    }
+  }
+}
+
+void add_rules(const Findings& findings, double rule_total, FeatureSet& out) {
+  for (const Finding& f : findings) {
+    out.hits.push_back(Hit{hash_of(kRuleNs, f.key, false), 1.0f, Group::kOther, -1, 0, 0});
+  }
+  const double total = std::max(0.0, rule_total);
+  const char bucket = total == 0    ? '0'
+                      : total < 10  ? '1'
+                      : total < 20  ? '2'
+                      : total < 35  ? '3'
+                      : total < 60  ? '4'
+                      : total < 100 ? '5'
+                                    : '6';
+  out.hits.push_back(Hit{hash_of(kRuleBucketNs, std::string_view(&bucket, 1), false), 1.0f,
+                         Group::kOther, -1, 0, 0});
+  out.hits.push_back(Hit{hash_of(kRuleTotalNs, "total"),
+                         static_cast<float>(std::min(total / 50.0, 4.0)), Group::kOther, -1, 0, 0});
+}
+
+void add_kind(Kind kind, FeatureSet& out) {
+  out.hits.push_back(Hit{hash_of(kKindNs, to_string(kind), false), 1.0f, Group::kOther, -1, 0, 0});
+}
+
+}  // namespace scamcheck::internal::model

@@ -1,0 +1,525 @@
+// scamcheck-train: trains the learned model shipped as
+// libscamcheck/data/model/model.bin and writes its NOTICE beside it.
+//
+// Data (train splits only; dev is for evaluation, test is held back):
+//   - the corpora whose licence allows training a shipped model
+//     (kTrainCorpora below; never phishing_pot / phishing_pot_de, which are
+//     CC BY-NC and evaluation-only);
+//   - legitimate full URLs: the `domains` ham hosts, every other one with
+//     an ordinary path, plus the links in `spamassassin` ham bodies (the
+//     corpus README: every scam URL has a scheme, the only URL ham is bare
+//     host names, so the model needs full legitimate URLs to learn from);
+//   - the even-numbered half of our own fixtures (tests/fixtures/*.jsonl by
+//     the number in their id, tests/fixtures/email/*/ by sorted file name),
+//     so that German and modern legitimate messages are represented; the
+//     odd-numbered half stays held out for evaluation.
+// Then: k-fold cross-fitting gives out-of-fold raw scores, which fit the
+// per-kind Platt calibration and the verdict thresholds (at most a target
+// false-positive rate on the out-of-fold ham); the final weights come from
+// all the data. Deterministic: the same data and flags give the same bytes.
+//
+// Usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]
+//                        [--hash-bits N] [--epochs N] [--learning-rate X]
+//                        [--l2 X] [--seed N] [--folds N] [--threads N]
+// Exit status: 0 written, 64 usage, 65 unreadable data, 70 internal error,
+// 73 cannot write the output.
+
+#include <scamcheck/scamcheck.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "analyzer_impl.h"
+#include "decode/mime.h"
+#include "extract/links.h"
+#include "jsonl_corpus.h"
+#include "model/linear_model.h"
+#include "model/trainer.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+namespace model = scamcheck::internal::model;
+using scamcheck::Kind;
+using scamcheck::bench::Label;
+using scamcheck::bench::Record;
+
+// Corpora a shipped model may be trained on, with the licence note the
+// NOTICE repeats (../shared/corpus/README.md). phishing_pot and
+// phishing_pot_de (CC BY-NC 4.0) are deliberately absent.
+struct CorpusSource {
+  const char* name;
+  const char* credit;
+};
+constexpr CorpusSource kTrainCorpora[] = {
+    {"sms_spam_collection",
+     "SMS Spam Collection v.1, T. A. Almeida and J. M. Gómez Hidalgo (UCI), via "
+     "SnehaKedia/sms-spam-detection-using-tensorflow-keras. Almeida, T.A., Gómez Hidalgo, J.M., "
+     "Yamakami, A. Contributions to the Study of SMS Spam Filtering: New Collection and Results. "
+     "ACM DocEng 2011. http://www.dt.fee.unicamp.br/~tiago/smsspamcollection/"},
+    {"sms_smishing_mishra_soni",
+     "SMS Phishing Dataset for Machine Learning and Pattern Recognition, Sandhya Mishra and "
+     "Devpriya Soni, Mendeley Data, doi:10.17632/f45bkkt8pr.1 (CC BY 4.0), via "
+     "armando013005/ML-SPAM"},
+    {"spamassassin",
+     "Apache SpamAssassin public corpus (easy_ham, hard_ham, spam, spam_2), via "
+     "johnmyleswhite/ML_for_Hackers; copyright of the messages remains with their senders"},
+    {"nazario_phishing",
+     "Jose Nazario's phishing corpus 2015-2020 (monkey.org/~jose/phishing/), via "
+     "jimwangzx/phishing-email-features-extractor"},
+    {"urls_jpcert", "JPCERT/CC phishing URL list (JPCERTCC/phishurl-list)"},
+    {"urls_phishing_database",
+     "Phishing.Database by mitchellkrogza (MIT licence), 2020-08-18 snapshot via "
+     "kezenwa/Phishing.Database"},
+    {"domains",
+     "Phishing.Database phishing domains (MIT licence, via kezenwa/Phishing.Database) and the "
+     "Majestic Million top sites list (CC BY 3.0, Majestic), via drakelover911/Phishing-analyzer"},
+};
+
+// Ordinary paths of legitimate sites, for the legitimate full URLs built
+// from the `domains` ham hosts (every real site has help, account and
+// login pages, so they must not read as phishing by themselves).
+constexpr const char* kSitePaths[] = {
+    "/about",       "/about-us/",
+    "/contact",     "/help",
+    "/faq",         "/en/",
+    "/de/",         "/index.html",
+    "/news",        "/blog/",
+    "/products",    "/shop/cart",
+    "/login",       "/user/login",
+    "/my-account",  "/account/orders",
+    "/privacy",     "/terms-of-service",
+    "/careers/",    "/support/contact",
+    "/sitemap.xml", "/search?q=news",
+    "/en-us/home",  "/category/sports/",
+    "/2023/05/12/", "/wiki/Main_Page",
+    "/watch?v=abc", "/p/12345",
+    "/de/kontakt",  "/hilfe",
+    "/impressum",   "/anmelden",
+};
+
+struct Args {
+  std::string corpus_dir = SCAMCHECK_SOURCE_DIR "/../shared/corpus";
+  std::string fixtures_dir = SCAMCHECK_SOURCE_DIR "/tests/fixtures";
+  std::string out_dir = SCAMCHECK_SOURCE_DIR "/libscamcheck/data/model";
+  model::TrainOptions train;
+  std::uint32_t folds = 4;
+  unsigned threads = 2;
+};
+
+// A training input before featurization.
+struct Item {
+  std::string source;  // corpus or fixture name, for the per-source report
+  Kind kind = Kind::kText;
+  std::string text;
+  float label = 0;
+};
+
+void usage(std::ostream& out) {
+  out << "usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]\n"
+         "                       [--hash-bits N] [--epochs N] [--learning-rate X] [--l2 X]\n"
+         "                       [--seed N] [--folds N] [--threads N]\n";
+}
+
+int parse_args(int argc, char** argv, Args& args) {
+  if (const char* env = std::getenv("SCAMCHECK_CORPUS_DIR"); env != nullptr && *env != '\0') {
+    args.corpus_dir = env;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      usage(std::cout);
+      return 0;
+    }
+    if (i + 1 >= argc) {
+      usage(std::cerr);
+      return 64;
+    }
+    const std::string value = argv[++i];
+    const bool number =
+        !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
+    const unsigned long n = number ? std::stoul(value) : 0;
+    if (arg == "--corpus-dir") {
+      args.corpus_dir = value;
+    } else if (arg == "--fixtures") {
+      args.fixtures_dir = value;
+    } else if (arg == "--out-dir") {
+      args.out_dir = value;
+    } else if (arg == "--hash-bits" && number && n >= 10 && n <= 24) {
+      args.train.hash_bits = static_cast<std::uint32_t>(n);
+    } else if (arg == "--epochs" && number && n >= 1 && n <= 100) {
+      args.train.epochs = static_cast<int>(n);
+    } else if (arg == "--learning-rate" && std::strtod(value.c_str(), nullptr) > 0) {
+      args.train.learning_rate = std::strtod(value.c_str(), nullptr);
+    } else if (arg == "--l2" && !value.empty() && std::strtod(value.c_str(), nullptr) >= 0) {
+      args.train.l2 = std::strtod(value.c_str(), nullptr);
+    } else if (arg == "--seed" && number) {
+      args.train.seed = n;
+    } else if (arg == "--folds" && number && n >= 2 && n <= 10) {
+      args.folds = static_cast<std::uint32_t>(n);
+    } else if (arg == "--threads" && number && n >= 1 && n <= 64) {
+      args.threads = static_cast<unsigned>(n);
+    } else {
+      std::cerr << "scamcheck-train: bad option or value: " << arg << " " << value << "\n";
+      usage(std::cerr);
+      return 64;
+    }
+  }
+  return -1;
+}
+
+std::uint32_t fnv1a(std::string_view s) {
+  std::uint32_t h = 2166136261u;
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 16777619u;
+  }
+  return h;
+}
+
+Kind kind_of(const Record& r) {
+  return r.kind == "email" ? Kind::kEmail : r.kind == "url" ? Kind::kUrl : Kind::kText;
+}
+
+// The number at the end of a fixture id ("legit_text_de-14" -> 14).
+long id_number(const std::string& id) {
+  const std::size_t dash = id.rfind('-');
+  if (dash == std::string::npos) return -1;
+  const std::string tail = id.substr(dash + 1);
+  if (tail.empty() || tail.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stol(tail);
+}
+
+// Links in the text parts of legitimate mail, as legitimate URL examples.
+void add_ham_links(const Record& r, std::vector<Item>& items, std::set<std::string>& seen) {
+  auto parsed = scamcheck::internal::parse_email(r.text);
+  if (!parsed.ok()) return;
+  std::size_t taken = 0;
+  for (const auto& part : parsed->parts) {
+    if (part.type != scamcheck::internal::EmailPart::Type::kText) continue;
+    for (const auto& link : scamcheck::internal::extract_links(part.text)) {
+      if (taken == 3) return;
+      std::string url = part.text.substr(link.start, link.end - link.start);
+      if (url.size() < 8 || url.size() > 300 || url.find('@') != std::string::npos) continue;
+      if (!seen.insert(url).second) continue;
+      items.push_back(Item{"spamassassin_ham_links", Kind::kUrl, std::move(url), 0});
+      ++taken;
+    }
+  }
+}
+
+bool read_file(const fs::path& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  out = buf.str();
+  return true;
+}
+
+// Collects every training item; returns false with *error on unreadable data.
+bool collect(const Args& args, std::vector<Item>& items, std::map<std::string, std::size_t>& used,
+             std::string* error) {
+  std::set<std::string> link_seen;
+  for (const CorpusSource& c : kTrainCorpora) {
+    const fs::path path = fs::path(args.corpus_dir) / c.name / "train.jsonl";
+    std::vector<Record> records;
+    if (!scamcheck::bench::load_jsonl(path.string(), &records, error)) return false;
+    used[c.name] = records.size();
+    std::size_t host_no = 0;
+    for (const Record& r : records) {
+      const float label = r.label == Label::kHam ? 0.0f : 1.0f;
+      items.push_back(Item{c.name, kind_of(r), r.text, label});
+      if (std::string_view(c.name) == "domains" && r.label == Label::kHam) {
+        if (host_no++ % 2 == 0) {
+          const std::size_t k = fnv1a(r.text) % std::size(kSitePaths);
+          items.push_back(
+              Item{"domains_ham_urls", Kind::kUrl, "https://" + r.text + kSitePaths[k], 0.0f});
+        }
+      }
+      if (std::string_view(c.name) == "spamassassin" && r.label == Label::kHam) {
+        add_ham_links(r, items, link_seen);
+      }
+    }
+  }
+  for (const auto& file : scamcheck::bench::list_jsonl_files(args.fixtures_dir)) {
+    std::vector<Record> records;
+    if (!scamcheck::bench::load_jsonl(file.path, &records, error)) return false;
+    std::size_t n = 0;
+    for (const Record& r : records) {
+      if (id_number(r.id) % 2 != 0) continue;  // odd: held out
+      items.push_back(
+          Item{"fixtures/" + file.name, kind_of(r), r.text, r.label == Label::kHam ? 0.0f : 1.0f});
+      ++n;
+    }
+    used["fixtures/" + file.name] = n;
+  }
+  for (const char* label : {"legit", "scam"}) {
+    const fs::path dir = fs::path(args.fixtures_dir) / "email" / label;
+    if (!fs::is_directory(dir)) continue;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() == ".eml") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < files.size(); i += 2) {  // odd positions: held out
+      std::string text;
+      if (!read_file(files[i], text)) {
+        *error = files[i].string() + ": cannot read";
+        return false;
+      }
+      items.push_back(Item{std::string("fixtures/email/") + label, Kind::kEmail, std::move(text),
+                           std::string_view(label) == "scam" ? 1.0f : 0.0f});
+      ++n;
+    }
+    used[std::string("fixtures/email/") + label] = n;
+  }
+  // One item per (kind, text); a text with two labels teaches nothing.
+  std::map<std::pair<int, std::string>, std::size_t> first;
+  std::vector<bool> drop(items.size(), false);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto [it, fresh] = first.try_emplace({static_cast<int>(items[i].kind), items[i].text}, i);
+    if (fresh) continue;
+    drop[i] = true;
+    if (items[it->second].label != items[i].label) drop[it->second] = true;
+  }
+  std::vector<Item> kept;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!drop[i]) kept.push_back(std::move(items[i]));
+  }
+  items = std::move(kept);
+  return true;
+}
+
+// Out-of-fold figures per source at the chosen thresholds.
+void report(const std::vector<Item>& items, const std::vector<double>& p,
+            const std::array<model::Calibration, 3>& cal) {
+  struct Row {
+    std::size_t ham = 0, pos = 0, fp = 0, tp = 0;
+  };
+  std::map<std::string, Row> rows;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Row& r = rows[items[i].source];
+    const bool flagged = p[i] >= cal[model::kind_slot(items[i].kind)].t_suspicious;
+    if (items[i].label > 0.5f) {
+      ++r.pos;
+      r.tp += flagged;
+    } else {
+      ++r.ham;
+      r.fp += flagged;
+    }
+  }
+  std::printf("\nout-of-fold, per source        ham  pos     FPR   recall\n");
+  for (const auto& [name, r] : rows) {
+    std::printf("  %-28s %5zu %5zu %6.2f%% %7.2f%%\n", name.c_str(), r.ham, r.pos,
+                r.ham ? 100.0 * static_cast<double>(r.fp) / static_cast<double>(r.ham) : 0.0,
+                r.pos ? 100.0 * static_cast<double>(r.tp) / static_cast<double>(r.pos) : 0.0);
+  }
+}
+
+// The probability above which at most `fpr` of the ham lies.
+float threshold_for(std::vector<double> ham, double fpr, double floor) {
+  if (ham.empty()) return static_cast<float>(floor);
+  std::sort(ham.begin(), ham.end(), std::greater<>());
+  const auto allowed = static_cast<std::size_t>(std::floor(fpr * static_cast<double>(ham.size())));
+  const double t = ham[std::min(allowed, ham.size() - 1)] + 1e-4;
+  return static_cast<float>(std::clamp(t, floor, 0.98));
+}
+
+std::string notice(const Args& args, const std::map<std::string, std::size_t>& used,
+                   std::size_t examples) {
+  std::ostringstream out;
+  out << "ScamCheck learned model (model.bin)\n"
+         "===================================\n\n"
+         "model.bin is generated by tools/train (scamcheck-train); do not edit it.\n"
+         "Logistic regression over 2^"
+      << args.train.hash_bits
+      << " hashed features (word n-grams, link parts, rule findings),\n"
+         "trained with seed "
+      << args.train.seed << ", " << args.train.epochs << " epochs, " << args.folds
+      << "-fold cross-fitted calibration, on " << examples
+      << " examples.\n\n"
+         "It was trained on the `train` splits of the following corpora (records\n"
+         "read per corpus in brackets); their authors are credited here as their\n"
+         "terms ask. The model contains hashed weights only, no text of them.\n\n";
+  for (const CorpusSource& c : kTrainCorpora) {
+    out << "- " << c.name << " (" << used.at(c.name) << "): " << c.credit << "\n";
+  }
+  out << "\nNot trained on: phishing_pot and phishing_pot_de (CC BY-NC 4.0, used for\n"
+         "evaluation only), and no dev or test split of any corpus.\n\n"
+         "Own data: legitimate full URLs built from the `domains` ham hosts and taken\n"
+         "from links in `spamassassin` ham bodies, and the even-numbered half of\n"
+         "ScamCheck's own fixtures (tests/fixtures; records by the number in their\n"
+         "id, e-mails by sorted file name). The odd-numbered half is held out:\n";
+  for (const auto& [name, n] : used) {
+    if (name.rfind("fixtures/", 0) == 0) out << "- " << name << ": " << n << " trained on\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args args;
+  if (int status = parse_args(argc, argv, args); status >= 0) return status;
+
+  auto created = scamcheck::Analyzer::create(scamcheck::Options{.use_model = false});
+  if (!created.ok()) {
+    std::cerr << "scamcheck-train: " << created.status().to_string() << "\n";
+    return 70;
+  }
+  const auto& analyzer = static_cast<const scamcheck::internal::AnalyzerImpl&>(**created);
+
+  std::vector<Item> items;
+  std::map<std::string, std::size_t> used;
+  std::string error;
+  if (!collect(args, items, used, &error)) {
+    std::cerr << "scamcheck-train: " << error << "\n";
+    return 65;
+  }
+  std::printf("%zu training items\n", items.size());
+
+  // Featurize on a few threads; each result has its fixed place.
+  std::vector<model::Example> examples(items.size());
+  std::vector<char> ok(items.size(), 0);
+  auto work = [&](unsigned t) {
+    for (std::size_t i = t; i < items.size(); i += args.threads) {
+      auto features = analyzer.model_features(items[i].text, items[i].kind);
+      if (!features.ok()) continue;
+      examples[i] = model::Example::from(*features, args.train.hash_bits, items[i].label);
+      examples[i].fold = fnv1a(items[i].text) % args.folds;
+      ok[i] = 1;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < args.threads; ++t) pool.emplace_back(work, t);
+  work(0);
+  for (auto& t : pool) t.join();
+  {
+    std::vector<model::Example> kept_examples;
+    std::vector<Item> kept_items;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!ok[i]) continue;
+      kept_examples.push_back(std::move(examples[i]));
+      kept_items.push_back(std::move(items[i]));
+    }
+    std::printf("%zu featurized (%zu could not be analysed)\n", kept_items.size(),
+                items.size() - kept_items.size());
+    examples = std::move(kept_examples);
+    items = std::move(kept_items);
+  }
+
+  // Out-of-fold raw scores.
+  std::vector<double> oof(examples.size());
+  for (std::uint32_t f = 0; f < args.folds; ++f) {
+    const std::vector<float> w = model::train_logistic(examples, args.train, static_cast<int>(f));
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      if (examples[i].fold == f) oof[i] = model::raw_score(w, examples[i]);
+    }
+  }
+
+  // Per kind: Platt scaling and thresholds on the out-of-fold scores.
+  // Target false-positive rates on the out-of-fold ham, per kind (text,
+  // email, url): suspicious, then danger.
+  constexpr double kSuspiciousFpr[3] = {0.004, 0.003, 0.012};
+  constexpr double kDangerFpr[3] = {0.0005, 0.001, 0.004};
+  std::array<model::Calibration, 3> cal{};
+  std::vector<double> p(examples.size());
+  for (std::size_t slot = 0; slot < 3; ++slot) {
+    std::vector<double> z;
+    std::vector<float> y;
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      if (model::kind_slot(items[i].kind) != slot) continue;
+      z.push_back(oof[i]);
+      y.push_back(examples[i].label);
+    }
+    const model::Platt platt = model::fit_platt(z, y);
+    cal[slot].a = static_cast<float>(platt.a);
+    cal[slot].b = static_cast<float>(platt.b);
+    std::vector<double> ham;
+    for (std::size_t i = 0; i < examples.size(); ++i) {
+      if (model::kind_slot(items[i].kind) != slot) continue;
+      p[i] = 1.0 / (1.0 + std::exp(-(platt.a * oof[i] + platt.b)));
+      if (examples[i].label < 0.5f) ham.push_back(p[i]);
+    }
+    cal[slot].t_suspicious = threshold_for(ham, kSuspiciousFpr[slot], 0.05);
+    cal[slot].t_danger =
+        std::max(threshold_for(ham, kDangerFpr[slot], 0.5), cal[slot].t_suspicious + 0.01f);
+    std::printf("kind %zu: n %zu  platt a %.4f b %.4f  t_suspicious %.4f  t_danger %.4f\n", slot,
+                z.size(), platt.a, platt.b, cal[slot].t_suspicious, cal[slot].t_danger);
+  }
+  report(items, p, cal);
+  if (const char* show = std::getenv("SCAMCHECK_TRAIN_SHOW"); show != nullptr) {
+    // For reading, not tuning: the out-of-fold ham scored highest and the
+    // positives scored lowest of one source.
+    std::vector<std::size_t> idx;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].source == show) idx.push_back(i);
+    }
+    std::sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return p[a] > p[b]; });
+    std::size_t shown = 0;
+    for (std::size_t i : idx) {
+      if (items[i].label > 0.5f) continue;
+      if (shown++ == 15) break;
+      std::string t = items[i].text.substr(0, 2000);
+      const std::size_t subj = t.find("\nSubject:");
+      std::string line = subj == std::string::npos ? t.substr(0, 100) : t.substr(subj + 1, 100);
+      for (char& c : line)
+        if (c == '\n' || c == '\r') c = ' ';
+      std::printf("ham %.4f %s\n", p[i], line.c_str());
+    }
+  }
+
+  const std::vector<float> weights = model::train_logistic(examples, args.train);
+  const model::LinearModel trained(args.train.hash_bits, weights, cal);
+  const std::string bytes = trained.serialize();
+
+  if (const char* path = std::getenv("SCAMCHECK_TRAIN_EXPLAIN"); path != nullptr) {
+    std::vector<Record> records;
+    if (scamcheck::bench::load_jsonl(path, &records, &error)) {
+      for (std::size_t r = 0; r < records.size() && r < 40; ++r) {
+        auto f = analyzer.model_features(records[r].text, kind_of(records[r]));
+        if (!f.ok()) continue;
+        double by_group[3] = {0, 0, 0};
+        std::size_t n_group[3] = {0, 0, 0};
+        for (const auto& h : f->hits) {
+          const int g = static_cast<int>(h.group);
+          by_group[g] += weights[model::bucket(h.hash, args.train.hash_bits)] * h.value;
+          ++n_group[g];
+        }
+        std::printf(
+            "%s other %.2f (%zu) words %.2f (%zu) urls %.2f (%zu) p %.3f\n", records[r].id.c_str(),
+            by_group[0], n_group[0], by_group[1], n_group[1], by_group[2], n_group[2],
+            trained.probability(by_group[0] + by_group[1] + by_group[2], kind_of(records[r])));
+      }
+    }
+  }
+  std::error_code ec;
+  fs::create_directories(args.out_dir, ec);
+  const fs::path model_path = fs::path(args.out_dir) / "model.bin";
+  const fs::path notice_path = fs::path(args.out_dir) / "NOTICE";
+  std::ofstream out(model_path, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream notice_out(notice_path, std::ios::binary);
+  notice_out << notice(args, used, examples.size());
+  if (!out || !notice_out) {
+    std::cerr << "scamcheck-train: cannot write " << args.out_dir << "\n";
+    return 73;
+  }
+  std::printf("\nwrote %s (%zu bytes, FNV-1a %08x) and %s\n", model_path.c_str(), bytes.size(),
+              fnv1a(bytes), notice_path.c_str());
+  return 0;
+}
