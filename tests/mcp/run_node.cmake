@@ -1,0 +1,46 @@
+# Runs one step of the Node-based MCP tests; prints SCAMCHECK_SKIP: (CTest
+# then reports the test as skipped) when node or npm is not installed.
+#   cmake -DDIR=tests/mcp -DSTEP=install -P run_node.cmake
+#   cmake -DDIR=tests/mcp -DSTEP=run -DSCRIPT=x.mjs -DSERVER=path -P run_node.cmake
+find_program(NODE node)
+if(NOT NODE)
+  message("SCAMCHECK_SKIP: node (>= 20) is not installed")
+  return()
+endif()
+execute_process(COMMAND ${NODE} -e "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"
+                RESULT_VARIABLE too_old)
+if(too_old)
+  message("SCAMCHECK_SKIP: node is older than 20")
+  return()
+endif()
+
+if(STEP STREQUAL "install")
+  find_program(NPM npm)
+  if(NOT NPM)
+    message("SCAMCHECK_SKIP: npm is not installed")
+    return()
+  endif()
+  # npm writes node_modules/.package-lock.json; while it is newer than the
+  # committed lockfile, the installed packages are the pinned ones.
+  set(stamp ${DIR}/node_modules/.package-lock.json)
+  if(EXISTS ${stamp} AND NOT ${DIR}/package-lock.json IS_NEWER_THAN ${stamp})
+    message("node_modules is up to date with package-lock.json")
+    return()
+  endif()
+  execute_process(COMMAND ${NPM} ci --no-audit --no-fund
+                  WORKING_DIRECTORY ${DIR} RESULT_VARIABLE failed)
+  if(failed)
+    message(FATAL_ERROR "npm ci failed in ${DIR}")
+  endif()
+  return()
+endif()
+
+if(NOT EXISTS ${DIR}/node_modules/@modelcontextprotocol/sdk/package.json)
+  message(FATAL_ERROR "${DIR}/node_modules is missing: run the mcp_npm_ci test first")
+endif()
+set(ENV{SCAMCHECK_MCP} ${SERVER})
+execute_process(COMMAND ${NODE} --test --test-reporter=spec ${DIR}/${SCRIPT}
+                WORKING_DIRECTORY ${DIR} RESULT_VARIABLE failed)
+if(failed)
+  message(FATAL_ERROR "${SCRIPT} failed")
+endif()
