@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Builds ScamCheck (Release) into build/ and scans a message with the
-# `scamcheck` command-line scanner.
+# Builds ScamCheck (Release) into build/ and starts the reference server,
+# scamcheckd, on SQLite (./scamcheck.db), with a first user and an API token
+# ready: the token is printed once, on the first start.
 #
-#   scripts/run.sh            scan two sample messages (a scam and a harmless one)
-#   scripts/run.sh FILE...    scan your own files (raw bytes; --kind text)
+#   scripts/run.sh                 start scamcheckd on 127.0.0.1:8080 (Ctrl-C stops it)
+#   scripts/run.sh scan [FILE...]  scan files with the command-line scanner
+#                                  (two sample messages when no FILE is given)
 #
 # Installs the Debian packages it needs first (scripts/install-deps.sh; as
-# root, or through sudo when available).
+# root, or through sudo when available). SCAMCHECK_LISTEN and
+# SCAMCHECK_DATABASE change the address and the database.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -17,8 +20,26 @@ else
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${SCAMCHECK_CMAKE_ARGS:-}
-cmake --build build -j"$(nproc)" --target scamcheck_cli
+cmake --build build -j"$(nproc)" --target scamcheck_cli scamcheckd
 scamcheck=build/adapters/cli/scamcheck
+scamcheckd=build/adapters/server/scamcheckd
+
+if [[ ${1:-} != scan ]]; then
+  listen=${SCAMCHECK_LISTEN:-127.0.0.1:8080}
+  cat <<EOF
+Starting scamcheckd on http://$listen (database ${SCAMCHECK_DATABASE:-sqlite:scamcheck.db}).
+On the first start it prints an API token for admin@localhost; then, from another terminal:
+
+  TOKEN=sck_...   # the value printed below
+  curl -s http://$listen/api/v1/scan -H "Authorization: Bearer \$TOKEN" \\
+    -H 'Content-Type: application/json' \\
+    -d '{"content": "Your parcel is on hold. Pay 1.99 EUR at https://dhl-track.example.top"}'
+  curl -s http://$listen/docs/api     # the OpenAPI description
+
+EOF
+  exec "$scamcheckd" serve --bootstrap --listen "$listen"
+fi
+shift
 
 scan() {  # scan FILE: prints the readable report and the exit status
   local rc=0
