@@ -34,6 +34,18 @@ namespace {
 // when it has real weight of its own.
 constexpr double kContextMinWeight = 10;
 
+// One entry per URL, in order of first appearance.
+void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
+  std::vector<UrlInfo> unique;
+  for (UrlInfo& u : urls) {
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const UrlInfo& x) { return x.url == u.url; })) {
+      unique.push_back(std::move(u));
+    }
+  }
+  urls = std::move(unique);
+}
+
 std::string_view trim(std::string_view s) {
   auto space = [](char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -219,15 +231,7 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
   }
   attachments_->check(email, findings);
   mail_->apply(findings, headers_->verified_brand_sender(email));
-  // One entry per URL, however often the message repeats it.
-  std::vector<UrlInfo> unique;
-  for (UrlInfo& u : report.urls) {
-    if (std::none_of(unique.begin(), unique.end(),
-                     [&](const UrlInfo& x) { return x.url == u.url; })) {
-      unique.push_back(std::move(u));
-    }
-  }
-  report.urls = std::move(unique);
+  keep_first_of_each_url(report.urls);  // however often the message repeats it
   return {};
 }
 
@@ -454,15 +458,7 @@ Status AnalyzerImpl::detect_file(std::string_view content, Kind kind, Findings& 
   for (const auto& [start, end] : payloads) {
     if (Status s = detect_qr_payload(text, start, end, findings, report); !s.ok()) return s;
   }
-  // One entry per URL, however often the text and the codes repeat it.
-  std::vector<UrlInfo> unique;
-  for (UrlInfo& u : report.urls) {
-    if (std::none_of(unique.begin(), unique.end(),
-                     [&](const UrlInfo& x) { return x.url == u.url; })) {
-      unique.push_back(std::move(u));
-    }
-  }
-  report.urls = std::move(unique);
+  keep_first_of_each_url(report.urls);  // however often the text and the codes repeat it
   return {};
 }
 
