@@ -17,11 +17,14 @@
 #include <vector>
 
 #include "common/base64.h"
+#include "common/line_reader.h"
 #include "common/report_json.h"
 #include "common/status_map.h"
 
 namespace scamcheck::cli {
 namespace {
+
+using adapters::LineReader;
 
 constexpr int kExitIoError = 74;  // EX_IOERR
 // Chunks in flight per worker: enough that workers never wait for the
@@ -29,102 +32,6 @@ constexpr int kExitIoError = 74;  // EX_IOERR
 constexpr std::size_t kChunksPerThread = 4;
 // A chunk also ends after this many input bytes (long emails).
 constexpr std::size_t kChunkBytes = 1u << 20;
-// Bytes asked of read(2) at a time.
-constexpr std::size_t kReadBytes = 1u << 20;
-
-// Splits a file descriptor into lines. Uses read(2), not fread, so that a
-// slow producer's lines are answered as they arrive rather than when a
-// buffer fills.
-class LineReader {
- public:
-  LineReader(int fd, std::size_t max_line) : fd_(fd), max_line_(max_line), buf_(kReadBytes) {}
-
-  // True when next() can return without reading: a complete line is
-  // buffered, or the input ended.
-  bool has_line() {
-    if (eof_) return true;
-    return std::memchr(buf_.data() + scan_, '\n', end_ - scan_) != nullptr;
-  }
-
-  // The next line, without its '\n'; valid until the next call. A line
-  // longer than max_line comes back empty with *too_long set. False at the
-  // end of input (or on a read error; see failed()).
-  bool next(std::string_view* line, bool* too_long) {
-    *too_long = false;
-    for (;;) {
-      const char* data = buf_.data();
-      if (const void* nl = std::memchr(data + scan_, '\n', end_ - scan_)) {
-        const std::size_t pos = static_cast<const char*>(nl) - data;
-        *line = std::string_view(data + begin_, pos - begin_);
-        if (discarding_ || line->size() > max_line_) {
-          discarding_ = false;
-          *line = {};
-          *too_long = true;
-        }
-        begin_ = scan_ = pos + 1;
-        return true;
-      }
-      scan_ = end_;
-      if (eof_) {
-        if (discarding_) {
-          discarding_ = false;
-          *line = {};
-          *too_long = true;
-          begin_ = scan_ = end_;
-          return true;
-        }
-        if (begin_ < end_) {
-          *line = std::string_view(data + begin_, end_ - begin_);
-          if (line->size() > max_line_) {
-            *line = {};
-            *too_long = true;
-          }
-          begin_ = scan_ = end_;
-          return true;
-        }
-        return false;
-      }
-      if (discarding_ || end_ - begin_ > max_line_) {
-        discarding_ = true;  // drop the over-long line's bytes as they come
-        begin_ = scan_ = end_ = 0;
-      } else if (begin_ > 0) {
-        std::memmove(buf_.data(), data + begin_, end_ - begin_);
-        end_ -= begin_;
-        scan_ = end_;
-        begin_ = 0;
-      }
-      if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
-      fill();
-    }
-  }
-
-  bool failed() const { return failed_; }
-
- private:
-  void fill() {
-    for (;;) {
-      const ssize_t n = ::read(fd_, buf_.data() + end_, buf_.size() - end_);
-      if (n > 0) {
-        end_ += static_cast<std::size_t>(n);
-        return;
-      }
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) failed_ = true;
-      eof_ = true;
-      return;
-    }
-  }
-
-  int fd_;
-  std::size_t max_line_;
-  std::vector<char> buf_;
-  std::size_t begin_ = 0;  // start of the current line
-  std::size_t scan_ = 0;   // no '\n' in [begin_, scan_)
-  std::size_t end_ = 0;    // end of buffered data
-  bool eof_ = false;
-  bool failed_ = false;
-  bool discarding_ = false;
-};
 
 struct LineRef {
   std::size_t offset = 0;
