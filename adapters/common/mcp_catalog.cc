@@ -110,34 +110,7 @@ std::string McpCatalog::text(std::string_view locale, std::string_view key,
       break;
     }
   }
-  if (found == nullptr) return std::string(key);
-
-  std::string out;
-  out.reserve(found->size() + 64);
-  const std::string& text = *found;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    if (text[i] == '{') {
-      const std::size_t close = text.find('}', i + 1);
-      if (close != std::string::npos) {
-        const std::string_view name(text.data() + i + 1, close - i - 1);
-        bool replaced = false;
-        for (const auto& [var, value] : vars) {
-          if (var == name) {
-            out += value;
-            replaced = true;
-            break;
-          }
-        }
-        if (replaced) {
-          i = close + 1;
-          continue;
-        }
-      }
-    }
-    out.push_back(text[i++]);
-  }
-  return out;
+  return found == nullptr ? std::string(key) : fill_placeholders(*found, vars);
 }
 
 std::vector<std::string> McpCatalog::locales() const {

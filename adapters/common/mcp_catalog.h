@@ -14,12 +14,13 @@
 #include <utility>
 #include <vector>
 
+#include "common/text_template.h"
 #include "scamcheck/status.h"
 
 namespace scamcheck::adapters {
 
 // Placeholder values: {name} in a text is replaced by the value of `name`.
-using McpTextVars = std::vector<std::pair<std::string_view, std::string>>;
+using McpTextVars = TextVars;
 
 // One catalog file: its name ("mcp_en.json") and its bytes.
 struct McpCatalogFile {

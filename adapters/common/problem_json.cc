@@ -27,6 +27,7 @@ std::string_view problem_type_for_status(int status) {
     case 431:
       return "/problems/request-header-fields-too-large";
     case 503:
+    case 504:  // an analysis past its time budget: could not be done now
       return "/problems/unavailable";
     default:
       break;

@@ -32,7 +32,7 @@ struct ProblemDocument {
 };
 
 // The problem `type` of a status: "/problems/bad-request" for 400, ...,
-// "/problems/unavailable" for 503 (the contract's table), and
+// "/problems/unavailable" for 503 (the contract's table) and for 504, and
 // "/problems/request-header-fields-too-large" for 431. Any other 4xx is
 // bad-request, any other 5xx internal-error.
 std::string_view problem_type_for_status(int status);

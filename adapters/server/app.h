@@ -20,6 +20,10 @@
 
 namespace scamcheck::server {
 
+class CheckApi;
+class McpEndpoint;
+class FileScanPool;
+
 struct AppOptions {
   bool retain_content = false;  // --retain-content: store submitted content too
 };
@@ -37,6 +41,16 @@ class App {
   const AppOptions& options() const { return options_; }
   // The OpenAPI document, generated once from the route table.
   const std::string& openapi_json() const { return openapi_json_; }
+  // The MCP endpoint (mcp_http.h); null when it is not served.
+  McpEndpoint* mcp() const { return mcp_; }
+  void set_mcp(McpEndpoint* endpoint) { mcp_ = endpoint; }
+  // The check API (check_api.h); null when it is not served.
+  CheckApi* check_api() const { return check_api_; }
+  void set_check_api(CheckApi* api) { check_api_ = api; }
+  // The pool image and document scans run on (file_scans.h); null when
+  // uploads are not served.
+  FileScanPool* file_scans() const { return file_scans_; }
+  void set_file_scans(FileScanPool* pool) { file_scans_ = pool; }
 
  private:
   const Analyzer& analyzer_;
@@ -46,6 +60,9 @@ class App {
   DailyQuota quota_;
   AppOptions options_;
   std::string openapi_json_;
+  McpEndpoint* mcp_ = nullptr;
+  CheckApi* check_api_ = nullptr;
+  FileScanPool* file_scans_ = nullptr;
 };
 
 // One request in flight, shared by the router and its handler until the

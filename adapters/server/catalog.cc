@@ -89,31 +89,7 @@ std::string Catalog::text(std::string_view locale, std::string_view key,
       break;
     }
   }
-  if (found == nullptr) return std::string(key);
-  std::string out;
-  out.reserve(found->size());
-  for (std::size_t i = 0; i < found->size();) {
-    if ((*found)[i] == '{') {
-      const std::size_t close = found->find('}', i);
-      if (close != std::string::npos) {
-        const std::string_view name(found->data() + i + 1, close - i - 1);
-        bool replaced = false;
-        for (const auto& [var, value] : vars) {
-          if (var == name) {
-            out += value;
-            replaced = true;
-            break;
-          }
-        }
-        if (replaced) {
-          i = close + 1;
-          continue;
-        }
-      }
-    }
-    out.push_back((*found)[i++]);
-  }
-  return out;
+  return found == nullptr ? std::string(key) : adapters::fill_placeholders(*found, vars);
 }
 
 std::string preferred_language(std::string_view header) {

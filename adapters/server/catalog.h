@@ -11,11 +11,12 @@
 #include <utility>
 #include <vector>
 
+#include "common/text_template.h"
 #include "scamcheck/status.h"
 
 namespace scamcheck::server {
 
-using TextVars = std::vector<std::pair<std::string_view, std::string>>;
+using TextVars = adapters::TextVars;
 
 // Immutable after load(); thread-safe.
 class Catalog {

@@ -20,8 +20,9 @@ void handle_health(App& app, const std::shared_ptr<Exchange>& exchange) {
   r.content_type = "application/json";
   r.body = std::string("{\"status\":\"") + (db.ok() ? "ok" : "degraded") +
            "\",\"version\":\"" SCAMCHECK_VERSION_STRING "\",\"checks\":{\"database\":\"" +
-           (db.ok() ? "ok" : "unavailable") +
-           "\",\"ocr\":\"unavailable\",\"ai_provider\":\"disabled\"}}";
+           (db.ok() ? "ok" : "unavailable") + "\",\"ocr\":\"" +
+           (app.analyzer().ocr_status().ok() ? "ok" : "unavailable") +
+           "\",\"ai_provider\":\"disabled\"}}";
   ex.respond(std::move(r));
 }
 

@@ -1,17 +1,20 @@
 // POST /api/v1/scan (CONTRACT §2): validate the JSON body, apply the daily
 // allowance and the URL cache, call the library, add feed reputations,
-// store the report durably, answer.
+// store the report durably, answer. Multipart uploads (images, documents)
+// go to file_scans.cc.
 #include <fmt/format.h>
 #include <simdjson.h>
 
 #include "app.h"
 #include "common/base64.h"
 #include "common/report_json.h"
+#include "file_scans.h"
 #include "handlers.h"
 #include "ids.h"
 #include "logging.h"
 #include "router.h"
 #include "server_limits.h"
+#include "url_cache.h"
 
 namespace scamcheck::server {
 namespace {
@@ -21,15 +24,6 @@ struct ScanInput {
   std::string content;
   std::string locale_tag;  // as requested (body, then Accept-Language); may be ""
 };
-
-std::string_view trim_ascii_space(std::string_view s) {
-  const auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // Parses and validates the JSON body into *input. Answers the problem
 // itself and returns false when the body is not acceptable.
@@ -135,34 +129,6 @@ bool parse_scan_body(App& app, Exchange& ex, ScanInput* input) {
   return true;
 }
 
-// The URL cache: reputations of the report's URLs, in order, as JSON.
-std::string reputations_json(const Report& report) {
-  rapidjson::StringBuffer buffer;
-  adapters::JsonWriter writer(buffer);
-  writer.StartArray();
-  for (const UrlInfo& url : report.urls)
-    adapters::write_json_string(writer, to_string(url.reputation));
-  writer.EndArray();
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-void apply_cached_reputations(std::string_view json, Report* report) {
-  simdjson::dom::parser parser;
-  simdjson::dom::array list;
-  if (parser.parse(json.data(), json.size()).get(list)) list = {};
-  std::size_t i = 0;
-  for (simdjson::dom::element item : list) {
-    if (i >= report->urls.size()) break;
-    std::string_view name;
-    if (!item.get(name)) {
-      if (name == "malicious") report->urls[i].reputation = Reputation::kMalicious;
-      if (name == "clean") report->urls[i].reputation = Reputation::kClean;
-    }
-    ++i;
-  }
-  for (UrlInfo& url : report->urls) url.cached = true;
-}
-
 }  // namespace
 
 void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
@@ -178,8 +144,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     };
   }
   if (media_type(ex.request.header("Content-Type")) == "multipart/form-data") {
-    return ex.respond(
-        problem(ex.problem_context(app.catalog()), 415, "detail.multipart_unavailable"));
+    return handle_scan_upload(app, exchange);  // images and documents: file_scans.h
   }
   ScanInput input;
   if (!parse_scan_body(app, ex, &input)) return;
@@ -191,7 +156,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   std::optional<std::string> cached;
   Sha256 cache_key{};
   if (input.kind == Kind::kUrl) {
-    cache_key = sha256("url\n" + std::string(trim_ascii_space(input.content)));
+    cache_key = url_cache_key(input.content);
     Result<std::optional<std::string>> hit =
         app.store().url_cache_get(user.id, cache_key, now - kUrlCacheTtl.count());
     if (!hit.ok()) {
@@ -273,7 +238,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   stored.counted = counted;
   stored.usage_day = decision->day;
   if (input.kind == Kind::kUrl && !cached) {
-    stored.url_cache = StoredReport::UrlCacheEntry{cache_key, reputations_json(*report), now};
+    stored.url_cache = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
   }
   std::string body = stored.report_json;
   app.store().insert_report(std::move(stored), [exchange, &app, body = std::move(body), remaining,

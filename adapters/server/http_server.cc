@@ -191,7 +191,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   void read_header() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
-    parser_->body_limit(kMaxMultipartBodyBytes);
+    parser_->body_limit(kMaxMcpBodyBytes);  // the largest; on_header() sets the request's own
     stream_.expires_after(server_.options().read_timeout);
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
@@ -201,10 +201,11 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
 
   void on_header(const beast::error_code& ec) {
     if (ec == http::error::header_limit) return fail_early(EarlyError::kHeaderTooLarge);
+    if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
     if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : stream_.close();
     const auto& req = parser_->get();
-    const bool multipart = media_type(req[http::field::content_type]) == "multipart/form-data";
-    const std::size_t limit = multipart ? kMaxMultipartBodyBytes : kMaxJsonBodyBytes;
+    const std::size_t limit = max_body_bytes(req.target().substr(0, req.target().find('?')),
+                                             req[http::field::content_type]);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return fail_early(EarlyError::kBodyTooLarge);
     }

@@ -4,6 +4,7 @@
 //   scamcheckd user create --email E --name N [--plan P]      (password on stdin)
 //   scamcheckd token create --email E --name N --abilities a,b [--expires-in DAYS]
 //   scamcheckd token revoke --email E --name N
+//   scamcheckd webhook rotate-secret                           (prints the new secret)
 //
 // Every serve flag also reads SCAMCHECK_<FLAG> (flags win). Exit status:
 // 0 success (serve: after a graceful SIGTERM), 64 usage, 65 bad data (e.g.
@@ -22,16 +23,21 @@
 
 #include "app.h"
 #include "catalog.h"
+#include "check_api.h"
 #include "common/status_map.h"
 #include "crypto.h"
 #include "feeds.h"
+#include "file_scans.h"
 #include "http_server.h"
 #include "logging.h"
+#include "mcp_http.h"
+#include "multipart.h"
 #include "operator_commands.h"
 #include "router.h"
 #include "scamcheck/scamcheck.h"
 #include "server_limits.h"
 #include "store.h"
+#include "workflow.h"
 
 namespace scamcheck::server {
 namespace {
@@ -118,6 +124,37 @@ Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
   return std::move(*store);
 }
 
+// The check API (CONTRACT §3) with its workers, started once the port is
+// known (the workflow's callback URL defaults to it).
+Result<std::unique_ptr<CheckApi>> start_check_api(const ServeFlags& flags, App& app,
+                                                  std::uint16_t port, const std::string& host) {
+  if (!(flags.analysis_timeout > 0) || flags.analysis_timeout > 86400) {
+    return Status::invalid_argument("--analysis-timeout must be a number of seconds in (0, 86400]");
+  }
+  Result<TrustedProxies> proxies = TrustedProxies::parse(flags.trusted_proxies);
+  if (!proxies.ok()) return proxies.status();
+  Result<std::shared_ptr<const CheckCatalogues>> catalogues = CheckCatalogues::load();
+  if (!catalogues.ok()) return catalogues.status();
+  CheckApiOptions options;
+  options.analysis_timeout =
+      std::chrono::milliseconds(static_cast<std::int64_t>(flags.analysis_timeout * 1000));
+  options.base_url = flags.base_url;
+  while (!options.base_url.empty() && options.base_url.back() == '/') options.base_url.pop_back();
+  if (options.base_url.empty()) {
+    const std::string h = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host;
+    options.base_url = "http://" + (h.find(':') != std::string::npos ? "[" + h + "]" : h) + ":" +
+                       std::to_string(port);
+  }
+  options.workflow_url = flags.workflow_url;
+  options.workers =
+      flags.workers ? flags.workers : std::max(1u, std::thread::hardware_concurrency());
+  options.retain_content = flags.retain_content;
+  auto api = std::make_unique<CheckApi>(app, options, std::move(*proxies), std::move(*catalogues));
+  if (Status s = api->start(); !s.ok()) return s;
+  app.set_check_api(api.get());
+  return api;
+}
+
 int serve(const ServeFlags& flags) {
   if (!init_logging(flags.log_level)) {
     std::fprintf(stderr, "scamcheckd: unknown --log-level %s\n", flags.log_level.c_str());
@@ -147,7 +184,9 @@ int serve(const ServeFlags& flags) {
       std::fflush(stdout);
     }
   }
-  auto analyzer = Analyzer::create(Options{.data_dir = flags.data_dir});
+  // One OCR engine per worker of the file scan pool (below).
+  auto analyzer =
+      Analyzer::create(Options{.data_dir = flags.data_dir, .ocr_engines = flags.workers});
   if (!analyzer.ok()) {
     std::fprintf(stderr, "scamcheckd: cannot load the data pack: %s\n",
                  analyzer.status().to_string().c_str());
@@ -159,9 +198,29 @@ int serve(const ServeFlags& flags) {
   Feeds feeds(flags.feeds_dir);
   feeds.start();
   App app(**analyzer, **store, *catalog, feeds, AppOptions{.retain_content = flags.retain_content});
+  // Image and document scans run on their own bounded pool (file_scans.h).
+  init_form_parser();
+  const unsigned scan_workers =
+      flags.workers ? flags.workers : std::max(1u, std::thread::hardware_concurrency());
+  FileScanPool file_scans(scan_workers, scan_workers * kFileScanQueuePerWorker);
+  app.set_file_scans(&file_scans);
+  auto mcp =
+      McpEndpoint::create(**analyzer, McpEndpointOptions{
+                                          .name = flags.mcp_name,
+                                          .base_url = flags.base_url,
+                                          .allowed_origins = split_list(flags.allowed_origins),
+                                          .threads = flags.workers,
+                                      });
+  if (!mcp.ok()) {
+    std::fprintf(stderr, "scamcheckd: %s\n", mcp.status().message().c_str());
+    return exit_for(mcp.status()) == kExitData ? kExitUsage : exit_for(mcp.status());
+  }
+  app.set_mcp(mcp->get());
   Router router(app);
   HttpServer server(http, router);
   if (Status s = server.listen(); !s.ok()) return fail(s);
+  auto check_api = start_check_api(flags, app, server.port(), http.host);
+  if (!check_api.ok()) return fail(check_api.status());
   LogLine(LogLevel::kNotice, "listening")
       .field("host", http.host)
       .field("port", static_cast<int>(server.port()))
@@ -172,6 +231,9 @@ int serve(const ServeFlags& flags) {
                                                       : flags.database.find("://") + 3))
       .field("version", SCAMCHECK_VERSION_STRING);
   server.run();
+  (*check_api)->stop();
+  (*mcp)->join();
+  file_scans.join();
   (*store)->flush();
   LogLine(LogLevel::kNotice, "stopped");
   return kExitOk;
@@ -206,16 +268,20 @@ int run(int argc, char** argv) {
       "Threads serving requests and running analyses (default: one per core)")
       ->check(CLI::Range(1u, 1024u));
   opt("--analysis-timeout", flags.analysis_timeout, "SCAMCHECK_ANALYSIS_TIMEOUT",
-      "Seconds (check API; reserved)")
+      "Seconds a check may stay processing (the workflow's time to answer; then the check is "
+      "analysed locally)")
       ->capture_default_str();
   opt("--feeds-dir", flags.feeds_dir, "SCAMCHECK_FEEDS_DIR",
       "Directory of URL reputation feeds (OpenPhish/URLhaus text lists), reloaded on change")
       ->check(CLI::ExistingDirectory);
   opt("--trusted-proxy", flags.trusted_proxies, "SCAMCHECK_TRUSTED_PROXY",
-      "CIDR of a trusted reverse proxy (repeatable; reserved)");
+      "CIDR of a trusted reverse proxy whose X-Forwarded-For names the client (repeatable)");
   opt("--allowed-origins", flags.allowed_origins, "SCAMCHECK_ALLOWED_ORIGINS",
-      "Comma-separated origins (MCP; reserved)");
-  opt("--mcp-name", flags.mcp_name, "SCAMCHECK_MCP_NAME", "MCP server name (reserved)");
+      "Comma-separated origins (scheme://host[:port]) besides the --base-url origin whose web "
+      "pages may call the MCP endpoint; other Origins are refused with 403");
+  opt("--mcp-name", flags.mcp_name, "SCAMCHECK_MCP_NAME",
+      "MCP server name: the endpoint is /mcp/NAME and serverInfo.name is NAME")
+      ->capture_default_str();
   serve_cmd
       ->add_flag("--retain-content", flags.retain_content,
                  "Store the submitted content with each report (default: only the report)")
@@ -224,7 +290,8 @@ int run(int argc, char** argv) {
   opt("--ai-key", flags.ai_key, "SCAMCHECK_AI_KEY", "AI provider key (reserved)");
   opt("--ai-model", flags.ai_model, "SCAMCHECK_AI_MODEL", "AI provider model (reserved)");
   opt("--workflow-url", flags.workflow_url, "SCAMCHECK_WORKFLOW_URL",
-      "Automation workflow URL (check API; reserved)");
+      "Automation workflow URL: new checks are POSTed there and answered through "
+      "/api/webhooks/analysis-result/{secret} (default: analyse locally)");
   opt("--data-dir", flags.data_dir, "SCAMCHECK_DATA_DIR",
       "Load the library's data pack from DIR instead of the built-in copy")
       ->check(CLI::ExistingDirectory);
@@ -286,6 +353,14 @@ int run(int argc, char** argv) {
   token_revoke->add_option("--name", name, "Token name")->required();
   database_option(token_revoke);
 
+  CLI::App* webhook_cmd = app.add_subcommand("webhook", "Manage the inbound workflow webhook");
+  webhook_cmd->require_subcommand(1);
+  CLI::App* rotate_secret = webhook_cmd->add_subcommand(
+      "rotate-secret",
+      "Make a new webhook secret current and print it; the previous one stays "
+      "valid until the next rotation");
+  database_option(rotate_secret);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -312,6 +387,12 @@ int run(int argc, char** argv) {
         create_token(**store, email, name, split_list(abilities), expires_in);
     if (!token.ok()) return fail(token.status());
     std::printf("%s\n", token->c_str());
+    return kExitOk;
+  }
+  if (rotate_secret->parsed()) {
+    const std::string secret = new_webhook_secret();
+    if (Status s = (*store)->checks().rotate_webhook_secret(secret); !s.ok()) return fail(s);
+    std::printf("%s\n", secret.c_str());
     return kExitOk;
   }
   if (token_revoke->parsed()) {

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/report_json.h"
+#include "handlers_check_api.h"
 #include "scamcheck/version.h"
 #include "server_limits.h"
 
@@ -32,12 +33,14 @@ constexpr Component kSchemas[] = {
   }})"},
     {"ScanUpload", R"({
   "type": "object", "required": ["file"],
-  "description": "Not available in this build: answered with 415.",
+  "description": "An image or document upload (multipart/form-data; bodies at most 10 MiB plus 64 KiB). The first field of each name counts; text fields are UTF-8 of at most 256 bytes.",
   "properties": {
-    "file": {"type": "string", "contentMediaType": "application/octet-stream"},
-    "kind": {"type": "string", "enum": ["image", "document"]},
-    "locale": {"type": "string"},
-    "source_app": {"type": "string"}
+    "file": {"type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
+             "description": "The file's bytes, at most 10,485,760: an image (PNG, JPEG, WebP, GIF, TIFF, BMP) or a document (PDF, DOCX). Its filename and Content-Type are informative only. Never stored."},
+    "kind": {"type": "string", "enum": ["image", "document"],
+             "description": "Default: from the file's magic bytes. Text, emails and URLs are sent as application/json."},
+    "locale": {"type": "string", "description": "BCP 47 tag of the answer's language. Default: Accept-Language, then en."},
+    "source_app": {"type": "string", "description": "The app the file comes from (informative)."}
   }})"},
     {"Report", R"({
   "type": "object",
@@ -132,6 +135,31 @@ constexpr Component kSchemas[] = {
     "message": {"type": "string"},
     "retry_after": {"type": "integer", "minimum": 1, "description": "Seconds until the allowance renews (00:00 UTC)."}
   }})"},
+    {"JsonRpcMessage", R"({
+  "description": "An MCP message (JSON-RPC 2.0): a request, a notification or a response to the server; a JSON array of them only in protocol revision 2025-03-26.",
+  "oneOf": [
+    {"type": "object", "required": ["jsonrpc"],
+     "properties": {"jsonrpc": {"const": "2.0"}, "id": {"type": ["string", "integer"]},
+                    "method": {"type": "string"}, "params": {"type": "object"}}},
+    {"type": "array", "minItems": 1, "items": {"type": "object"}}
+  ]})"},
+    {"JsonRpcResponse", R"({
+  "description": "The JSON-RPC 2.0 answer: an object with `result` or `error`, or (2025-03-26 batches) an array of them.",
+  "oneOf": [
+    {"$ref": "#/components/schemas/JsonRpcAnswer"},
+    {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/JsonRpcAnswer"}}
+  ]})"},
+    {"JsonRpcAnswer", R"({
+  "type": "object", "required": ["jsonrpc", "id"],
+  "properties": {
+    "jsonrpc": {"const": "2.0"},
+    "id": {"type": ["string", "integer", "null"]},
+    "result": {"type": "object"},
+    "error": {"type": "object", "required": ["code", "message"],
+              "properties": {"code": {"type": "integer"}, "message": {"type": "string"},
+                             "data": {}}}
+  },
+  "oneOf": [{"required": ["result"]}, {"required": ["error"]}]})"},
     {"OpenApiDocument", R"({
   "type": "object", "required": ["openapi", "info", "paths"],
   "properties": {"openapi": {"type": "string"}}})"},
@@ -141,9 +169,9 @@ constexpr Component kHeaders[] = {
     {"X-Request-ID",
      R"({"description": "The client's X-Request-ID when it is 1-128 printable ASCII characters, otherwise a new ULID.", "schema": {"type": "string"}})"},
     {"X-RateLimit-Remaining",
-     R"({"description": "Scans left today after this request; -1 when the plan is unlimited.", "schema": {"type": "integer"}})"},
+     R"({"description": "Scan API: scans left today after this request; -1 when the plan is unlimited. Check API: requests left in the per-minute window that applied to this request.", "schema": {"type": "integer"}})"},
     {"Retry-After",
-     R"({"description": "Seconds until the daily allowance renews.", "schema": {"type": "integer"}})"},
+     R"({"description": "Seconds until the request would be allowed again (the daily allowance renews at 00:00 UTC).", "schema": {"type": "integer"}})"},
     {"WWW-Authenticate", R"({"description": "Bearer", "schema": {"type": "string"}})"},
     {"Allow", R"({"description": "The methods this path accepts.", "schema": {"type": "string"}})"},
 };
@@ -204,7 +232,7 @@ void write_param(Writer& w, const ParamSpec& p) {
   w.EndObject();
 }
 
-void write_response(Writer& w, const ResponseSpec& r) {
+void write_response(Writer& w, const RouteSpec& route, const ResponseSpec& r) {
   key(w, std::to_string(r.status));
   w.StartObject();
   key(w, "description");
@@ -226,6 +254,14 @@ void write_response(Writer& w, const ResponseSpec& r) {
     key(w, "schema");
     ref(w, "schemas", r.schema);
     w.EndObject();
+    for (const auto& [status, m] : route.more_content) {
+      if (status != r.status) continue;
+      key(w, m.content_type);
+      w.StartObject();
+      key(w, "schema");
+      ref(w, "schemas", m.schema);
+      w.EndObject();
+    }
     w.EndObject();
   }
   w.EndObject();
@@ -240,7 +276,9 @@ void write_operation(Writer& w, const RouteSpec& route) {
   std::string description = route.description;
   if (route.ability) {
     if (!description.empty()) description += "\n\n";
-    description += "Requires a bearer token with the ability `" + *route.ability + "` (or `*`).";
+    description += route.ability->empty() ? std::string("Requires a bearer token (any ability).")
+                                          : "Requires a bearer token with the ability `" +
+                                                *route.ability + "` (or `*`).";
   }
   if (!description.empty()) {
     key(w, "description");
@@ -250,9 +288,13 @@ void write_operation(Writer& w, const RouteSpec& route) {
   w.StartArray();
   str(w, route.tag);
   w.EndArray();
-  if (route.ability) {
-    key(w, "x-required-ability");
-    str(w, *route.ability);
+  if (route.check_api) {
+    write_check_api_security(w, *route.check_api);
+  } else if (route.ability) {
+    if (!route.ability->empty()) {
+      key(w, "x-required-ability");
+      str(w, *route.ability);
+    }
     key(w, "security");
     w.StartArray();
     w.StartObject();
@@ -297,7 +339,7 @@ void write_operation(Writer& w, const RouteSpec& route) {
   const std::vector<ResponseSpec> implied = implied_responses(route);
   for (const auto& r : route.responses) responses[r.status] = &r;
   for (const auto& r : implied) responses.emplace(r.status, &r);
-  for (const auto& [status, r] : responses) write_response(w, *r);
+  for (const auto& [status, r] : responses) write_response(w, route, *r);
   w.EndObject();
   w.EndObject();
 }
@@ -313,14 +355,19 @@ std::string generate_openapi(const std::vector<RouteSpec>& routes) {
   key(w, "info");
   w.StartObject();
   key(w, "title");
-  str(w, "ScamCheck scan API");
+  str(w, "ScamCheck API");
   key(w, "version");
   str(w, SCAMCHECK_VERSION_STRING);
   key(w, "description");
   str(w,
-      "The scan API of scamcheckd: analyse messages, emails and URLs for scams; every signal "
-      "quotes its evidence. Errors are RFC 7807 problem documents; every response carries "
-      "X-Request-ID. Generated from the server's route table.");
+      "The APIs of scamcheckd. The scan API (/api/v1) analyses messages, emails and URLs for "
+      "scams in one request; every signal quotes its evidence; its errors are RFC 7807 problem "
+      "documents. The check API (/api, unversioned) analyses asynchronously (create a check, "
+      "poll its status, fetch its details) and offers the user, plans, usage and "
+      "self-assessment questionnaires; its errors are {message}, 422 {message, errors} and "
+      "429 {message, retry_after}, and its responses carry X-RateLimit-Limit, "
+      "X-RateLimit-Remaining and X-RateLimit-Reset. Every response carries X-Request-ID. "
+      "Generated from the server's route table.");
   key(w, "license");
   w.StartObject();
   key(w, "name");
@@ -359,12 +406,20 @@ std::string generate_openapi(const std::vector<RouteSpec>& routes) {
     key(w, c.name);
     raw(w, c.schema);
   }
+  for (const auto& c : check_api_schemas()) {
+    key(w, c.name);
+    raw(w, c.json);
+  }
   w.EndObject();
   key(w, "headers");
   w.StartObject();
   for (const auto& c : kHeaders) {
     key(w, c.name);
     raw(w, c.schema);
+  }
+  for (const auto& c : check_api_headers()) {
+    key(w, c.name);
+    raw(w, c.json);
   }
   w.EndObject();
   key(w, "securitySchemes");

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "handlers.h"
+#include "handlers_check_api.h"
+#include "mcp_http.h"
 #include "server_limits.h"
 
 namespace scamcheck::server {
@@ -36,15 +38,17 @@ std::vector<RouteSpec> build_table() {
     r.path = "/api/v1/scan";
     r.operation_id = "scan";
     r.tag = "scan";
-    r.summary = "Analyse a message, email or URL and store the report";
+    r.summary = "Analyse a message, email, URL, image or document and store the report";
     r.description =
-        "Analyses `content` (decoded at most 65,536 bytes; JSON bodies at most 512 KiB) and "
-        "returns the Report, stored as the caller's. Counts one unit of the caller's daily "
-        "allowance (shared by all their tokens; renews 00:00 UTC) unless it fails or is a "
-        "repeated identical URL scan within 24 h, which is answered from the cache "
-        "(`urls[].cached` true). Locale: the body's `locale`, else `Accept-Language`, else "
-        "`en`. `multipart/form-data` uploads (images, documents) are not available in this "
-        "build and answer 415. `X-RateLimit-Remaining` is -1 for unlimited plans.";
+        "`application/json`: analyses `content` (decoded at most 65,536 bytes; JSON bodies at "
+        "most 512 KiB). `multipart/form-data`: analyses the uploaded `file` (an image: PNG, "
+        "JPEG, WebP, GIF, TIFF, BMP; or a document: PDF, DOCX; at most 10 MiB) by OCR, QR "
+        "decoding or its text layer; the report's `extracted_text` holds what was read. The "
+        "file itself is never stored. Returns the Report, stored as the caller's. Counts one "
+        "unit of the caller's daily allowance (shared by all their tokens; renews 00:00 UTC) "
+        "unless it fails or is a repeated identical URL scan within 24 h, which is answered "
+        "from the cache (`urls[].cached` true). Locale: the body's `locale`, else "
+        "`Accept-Language`, else `en`. `X-RateLimit-Remaining` is -1 for unlimited plans.";
     r.ability = "scan:create";
     r.body = BodySpec{"The content to analyse.",
                       {{kJson, "ScanRequest"}, {"multipart/form-data", "ScanUpload"}}};
@@ -60,7 +64,24 @@ std::vector<RouteSpec> build_table() {
          kProblem,
          "RateLimitProblem",
          {"X-Request-ID", "X-RateLimit-Remaining", "Retry-After"}},
-        {503, "The report could not be stored.", kProblem, "Problem", {"X-Request-ID"}},
+        {400,
+         "Malformed request: HTTP, JSON, or a multipart body without a boundary or `file` part.",
+         kProblem,
+         "Problem",
+         {"X-Request-ID"}},
+        {413,
+         "Body, decoded content or file too large, or a file over the limits on pixels, pages "
+         "or inflated size.",
+         kProblem,
+         "Problem",
+         {"X-Request-ID"}},
+        {503,
+         "The report could not be stored, OCR is not available, or too many uploads wait "
+         "(then with `Retry-After`).",
+         kProblem,
+         "Problem",
+         {"X-Request-ID"}},
+        {504, "Reading the file took too long.", kProblem, "Problem", {"X-Request-ID"}},
     };
     r.handler = &handle_scan;
     routes.push_back(std::move(r));
@@ -122,6 +143,7 @@ std::vector<RouteSpec> build_table() {
     r.handler = &handle_delete_report;
     routes.push_back(std::move(r));
   }
+  routes.push_back(mcp_route());
   {
     RouteSpec r;
     r.method = "GET";
@@ -151,6 +173,7 @@ std::vector<RouteSpec> build_table() {
     r.handler = &handle_openapi;
     routes.push_back(std::move(r));
   }
+  add_check_api_routes(routes);
   return routes;
 }
 
@@ -167,6 +190,7 @@ bool is_report_id(std::string_view value) {
 }
 
 std::vector<ResponseSpec> implied_responses(const RouteSpec& route) {
+  if (route.check_api) return implied_check_api_responses(route);
   std::vector<ResponseSpec> out;
   const auto add = [&](int status, const char* description, const char* schema,
                        std::vector<std::string> headers = {"X-Request-ID"}) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace scamcheck::server {
@@ -58,6 +59,16 @@ struct ResponseSpec {
   std::vector<std::string> headers;  // header component names
 };
 
+// How a route of the check API (CONTRACT §3) treats tokens and which
+// per-minute allowance it counts against. Its errors use the check API's
+// shapes, not problem documents.
+struct CheckApiRoute {
+  enum class Token { kOptional, kRequired, kIgnored };
+  enum class Limit { kGeneral, kPolling, kNone };
+  Token token = Token::kOptional;
+  Limit limit = Limit::kGeneral;
+};
+
 struct RouteSpec {
   std::string method;  // "GET", "POST", "DELETE"
   std::string path;    // "/api/v1/reports/{public_id}"
@@ -65,11 +76,18 @@ struct RouteSpec {
   std::string summary;
   std::string description;
   std::string tag;
-  std::optional<std::string> ability;  // required token ability; none: public
+  std::optional<std::string> ability;  // required token ability; "": any valid token; none: public
   std::vector<ParamSpec> params;
   std::optional<BodySpec> body;
   std::vector<ResponseSpec> responses;  // besides the implied ones (below)
+  // Further media types a declared response may come as: {status, media}.
+  std::vector<std::pair<int, MediaSpec>> more_content;
   Handler handler = nullptr;
+  // Set for check-API routes (check_api.h runs their chain).
+  std::optional<CheckApiRoute> check_api;
+  // Runs after the route matched and before authentication; returns false
+  // when it answered the request itself (e.g. a refused Origin).
+  bool (*admit)(App& app, const std::shared_ptr<Exchange>& exchange) = nullptr;
 };
 
 // Problem responses every route may give because of its declaration: 401

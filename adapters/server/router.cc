@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "auth.h"
+#include "check_api.h"
 #include "ids.h"
 #include "logging.h"
 #include "server_limits.h"
@@ -49,6 +50,12 @@ std::string media_type(std::string_view content_type) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return out;
+}
+
+std::size_t max_body_bytes(std::string_view path, std::string_view content_type) {
+  if (path.substr(0, 5) == "/mcp/") return kMaxMcpBodyBytes;
+  return media_type(content_type) == "multipart/form-data" ? kMaxMultipartBodyBytes
+                                                           : kMaxJsonBodyBytes;
 }
 
 std::optional<std::string> percent_decode(std::string_view text) {
@@ -100,6 +107,7 @@ bool Request::has_header(std::string_view name) const {
 }
 
 void Exchange::respond(Response response) {
+  if (route != nullptr && route->check_api) response = to_check_api_error(std::move(response));
   response.set_header("X-Request-ID", request_id);
   const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
                           std::chrono::steady_clock::now() - started)
@@ -108,7 +116,7 @@ void Exchange::respond(Response response) {
     LogLine line(response.status >= 500 ? LogLevel::kError : LogLevel::kInfo, "request");
     line.field("request_id", request_id)
         .field("method", request.method)
-        .field("path", request.path)
+        .field("path", loggable_path(request.path))
         .field("status", response.status)
         .field("duration_us", static_cast<std::int64_t>(micros));
     if (token) line.field("user_id", token->user.id).field("token_id", token->id);
@@ -192,6 +200,7 @@ void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
     return ex.respond(problem(pc, 404, "detail.route_not_found"));
   }
   const RouteSpec& route = *ex.route;
+  if (route.check_api) return dispatch_check_api(app_, exchange);
 
   // Path parameters of the wrong shape name nothing: 404, like a missing one.
   for (const ParamSpec& p : route.params) {
@@ -200,6 +209,8 @@ void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
       return ex.respond(problem(pc, 404, "detail.report_not_found"));
     }
   }
+
+  if (route.admit && !route.admit(app_, exchange)) return;
 
   if (route.ability) {
     AuthResult auth = authenticate(app_.store(), ex.request.header("Authorization"), unix_now());
@@ -217,7 +228,7 @@ void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
         return ex.respond(problem(pc, 503, "detail.unavailable"));
     }
     ex.token = std::move(auth.token);
-    if (!has_ability(*ex.token, *route.ability)) {
+    if (!route.ability->empty() && !has_ability(*ex.token, *route.ability)) {
       return ex.respond(problem(pc, 403, "detail.ability_missing", {{"ability", *route.ability}}));
     }
   }
@@ -284,6 +295,8 @@ Response Router::early_error(const Request& request, EarlyError error) {
   const std::string_view sent_id = request.header("X-Request-ID");
   ex.request_id = is_echoable_request_id(sent_id) ? std::string(sent_id) : new_ulid();
   ex.locale = app_.catalog().resolve(preferred_language(request.header("Accept-Language")));
+  std::string allow;
+  if (match(ex, &allow) != 0) ex.route = nullptr;  // the route decides the error shape
   const ProblemContext pc = ex.problem_context(app_.catalog());
   Response response;
   switch (error) {
@@ -294,13 +307,12 @@ Response Router::early_error(const Request& request, EarlyError error) {
       response = problem(pc, 431, "detail.headers_too_large",
                          {{"limit", std::to_string(kMaxHeaderBytes)}});
       break;
-    case EarlyError::kBodyTooLarge: {
-      const bool multipart = media_type(request.header("Content-Type")) == "multipart/form-data";
-      response = problem(
-          pc, 413, "detail.body_too_large",
-          {{"limit", std::to_string(multipart ? kMaxMultipartBodyBytes : kMaxJsonBodyBytes)}});
+    case EarlyError::kBodyTooLarge:
+      response =
+          problem(pc, 413, "detail.body_too_large",
+                  {{"limit",
+                    std::to_string(max_body_bytes(request.path, request.header("Content-Type")))}});
       break;
-    }
   }
   Response out;
   ex.reply = [&out](Response r) { out = std::move(r); };

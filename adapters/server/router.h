@@ -7,7 +7,9 @@
 #ifndef SCAMCHECK_ADAPTERS_SERVER_ROUTER_H_
 #define SCAMCHECK_ADAPTERS_SERVER_ROUTER_H_
 
+#include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app.h"
@@ -38,6 +40,9 @@ class Router final : public RequestHandler {
 
 // The media type of a Content-Type value, lower-cased, without parameters.
 std::string media_type(std::string_view content_type);
+// The largest request body accepted for `path` with this Content-Type, in
+// bytes: the MCP endpoint's, a multipart upload's or a JSON body's limit.
+std::size_t max_body_bytes(std::string_view path, std::string_view content_type);
 // Percent-decodes a query component ("+" is a space). nullopt on bad escapes.
 std::optional<std::string> percent_decode(std::string_view text);
 

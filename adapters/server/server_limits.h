@@ -17,6 +17,17 @@ inline constexpr std::size_t kMaxJsonBodyBytes = 512 * 1024;
 // Largest multipart/form-data body, in bytes: a 10 MiB file plus the other
 // parts and boundaries.
 inline constexpr std::size_t kMaxMultipartBodyBytes = 10 * 1024 * 1024 + 64 * 1024;
+// Longest text field of a multipart scan (kind, locale, source_app), in bytes.
+inline constexpr std::size_t kMaxFormTextBytes = 256;
+// Image and document scans that may wait for a worker of the file scan pool,
+// per worker (file_scans.h): at 0.2-0.6 s of OCR each, a queued scan starts
+// within a few seconds. Beyond it the scan is answered 503 at once, with
+// Retry-After in seconds:
+inline constexpr std::size_t kFileScanQueuePerWorker = 4;
+inline constexpr std::chrono::seconds kFileScanRetryAfter{2};
+// Largest body of a POST to the MCP endpoint, in bytes (CONTRACT §2: MCP
+// request bodies up to 16 MiB, room for base64 images).
+inline constexpr std::size_t kMaxMcpBodyBytes = 16 * 1024 * 1024;
 // Largest request line plus header fields, in bytes.
 inline constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
 // Longest X-Request-ID that is echoed, in characters.

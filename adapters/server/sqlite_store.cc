@@ -16,6 +16,7 @@
 
 #include "embedded_files.h"
 #include "ids.h"
+#include "sqlite_db.h"
 
 namespace scamcheck::server {
 namespace {
@@ -28,130 +29,8 @@ constexpr int kCheckpointPages = 1000;
 constexpr std::size_t kBatchTarget = 32;
 constexpr std::chrono::microseconds kBatchWindow{250};
 
-// One SQLite connection with its prepared statements, used by one thread at
-// a time (guarded by `mutex`).
-struct Connection {
-  std::mutex mutex;
-  sqlite3* db = nullptr;
-  std::unordered_map<std::string, sqlite3_stmt*> statements;
-
-  ~Connection() {
-    for (auto& [sql, stmt] : statements) sqlite3_finalize(stmt);
-    if (db != nullptr) sqlite3_close_v2(db);
-  }
-  Status error(std::string_view what) const {
-    return Status::unavailable(fmt::format("sqlite: {}: {}", what, sqlite3_errmsg(db)));
-  }
-  Status exec(const char* sql) {
-    char* message = nullptr;
-    if (sqlite3_exec(db, sql, nullptr, nullptr, &message) != SQLITE_OK) {
-      Status status =
-          Status::unavailable(fmt::format("sqlite: {}", message ? message : "exec failed"));
-      sqlite3_free(message);
-      return status;
-    }
-    return {};
-  }
-};
-
-// A cached prepared statement, reset and unbound when it goes out of scope.
-class Query {
- public:
-  Query(Connection& connection, const std::string& sql) : connection_(connection) {
-    auto it = connection.statements.find(sql);
-    if (it == connection.statements.end()) {
-      sqlite3_stmt* stmt = nullptr;
-      if (sqlite3_prepare_v3(connection.db, sql.c_str(), static_cast<int>(sql.size()),
-                             SQLITE_PREPARE_PERSISTENT, &stmt, nullptr) != SQLITE_OK) {
-        status_ = connection.error("prepare");
-        return;
-      }
-      it = connection.statements.emplace(sql, stmt).first;
-    }
-    stmt_ = it->second;
-  }
-  ~Query() {
-    if (stmt_ != nullptr) {
-      sqlite3_reset(stmt_);
-      sqlite3_clear_bindings(stmt_);
-    }
-  }
-  Query(const Query&) = delete;
-  Query& operator=(const Query&) = delete;
-
-  const Status& status() const { return status_; }
-
-  Query& bind(int i, std::int64_t v) {
-    if (stmt_) sqlite3_bind_int64(stmt_, i, v);
-    return *this;
-  }
-  Query& bind(int i, std::string_view v) {
-    if (stmt_) sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Query& bind(int i, const std::string& v) { return bind(i, std::string_view(v)); }
-  Query& bind(int i, const Sha256& v) {
-    if (stmt_) sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Query& bind_blob(int i, std::string_view v) {
-    if (stmt_) sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Query& bind(int i, const std::optional<std::int64_t>& v) {
-    if (!stmt_) return *this;
-    if (v) {
-      sqlite3_bind_int64(stmt_, i, *v);
-    } else {
-      sqlite3_bind_null(stmt_, i);
-    }
-    return *this;
-  }
-  Query& bind(int i, const std::optional<std::string>& v) {
-    if (!stmt_) return *this;
-    if (v) return bind(i, *v);
-    sqlite3_bind_null(stmt_, i);
-    return *this;
-  }
-
-  // SQLITE_ROW, SQLITE_DONE, or an error code (then status() says why).
-  int step() {
-    if (stmt_ == nullptr) return SQLITE_ERROR;
-    const int rc = sqlite3_step(stmt_);
-    if (rc != SQLITE_ROW && rc != SQLITE_DONE) status_ = connection_.error("step");
-    return rc;
-  }
-  Status run() {
-    const int rc = step();
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? Status() : status_;
-  }
-
-  std::int64_t int64(int col) const { return sqlite3_column_int64(stmt_, col); }
-  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-  std::optional<std::int64_t> opt_int64(int col) const {
-    if (is_null(col)) return std::nullopt;
-    return int64(col);
-  }
-  std::string text(int col) const {
-    const auto* p = sqlite3_column_text(stmt_, col);
-    return p ? std::string(reinterpret_cast<const char*>(p),
-                           static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
-             : std::string();
-  }
-  Sha256 sha256(int col) const {
-    Sha256 out{};
-    const void* p = sqlite3_column_blob(stmt_, col);
-    if (p && sqlite3_column_bytes(stmt_, col) == static_cast<int>(out.size())) {
-      std::memcpy(out.data(), p, out.size());
-    }
-    return out;
-  }
-
- private:
-  Connection& connection_;
-  sqlite3_stmt* stmt_ = nullptr;
-  Status status_;
-};
+using sqlite::Connection;
+using sqlite::Query;
 
 std::vector<std::string> split_abilities(const std::string& text) {
   std::vector<std::string> out;
@@ -189,7 +68,7 @@ User read_user(const Query& q, int first) {
   return user;
 }
 
-class SqliteStore final : public Store {
+class SqliteStore final : public Store, public sqlite::Executor {
  public:
   explicit SqliteStore(std::string path) : path_(std::move(path)) {}
   ~SqliteStore() override {
@@ -219,6 +98,7 @@ class SqliteStore final : public Store {
     sqlite3_wal_hook(writer_.db, &SqliteStore::on_wal_commit, this);
     writer_thread_ = std::thread([this] { writer_loop(); });
     checkpoint_thread_ = std::thread([this] { checkpoint_loop(); });
+    checks_ = sqlite::make_check_store(*this);
     return {};
   }
 
@@ -531,6 +411,8 @@ class SqliteStore final : public Store {
     (void)write_sync([](Connection&) -> Status { return {}; });
   }
 
+  CheckStore& checks() override { return *checks_; }
+
  private:
   using WriteFn = std::function<Status(Connection&)>;
   struct Write {
@@ -563,7 +445,7 @@ class SqliteStore final : public Store {
   }
 
   // Runs `fn` on a free reader connection.
-  Status read(const WriteFn& fn) {
+  Status read(const WriteFn& fn) override {
     thread_local std::size_t hint = std::hash<std::thread::id>()(std::this_thread::get_id()) % 1024;
     const std::size_t n = readers_.size();
     for (std::size_t k = 0; k < n; ++k) {
@@ -579,6 +461,10 @@ class SqliteStore final : public Store {
     return fn(c);
   }
 
+  void write(WriteFn fn, std::function<void(Status)> done) override {
+    enqueue(std::move(fn), std::move(done));
+  }
+
   void enqueue(WriteFn fn, std::function<void(Status)> done) {
     bool wake;
     {
@@ -589,7 +475,7 @@ class SqliteStore final : public Store {
     if (wake) queue_cv_.notify_one();
   }
 
-  Status write_sync(WriteFn fn) {
+  Status write_sync(WriteFn fn) override {
     auto promise = std::make_shared<std::promise<Status>>();
     std::future<Status> future = promise->get_future();
     enqueue(std::move(fn), [promise](Status s) { promise->set_value(std::move(s)); });
@@ -689,6 +575,8 @@ class SqliteStore final : public Store {
   bool checkpoint_due_ = false;
   bool checkpoint_stopping_ = false;
   std::thread checkpoint_thread_;
+
+  std::unique_ptr<CheckStore> checks_;
 };
 
 }  // namespace

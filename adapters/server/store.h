@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "crypto.h"
@@ -97,6 +98,152 @@ struct ReportQuery {
   std::optional<std::string> verdict;  // "safe", "suspicious", "danger"
 };
 
+// ---- Check API (CONTRACT §3) --------------------------------------------
+// Times of the check API's storage are Unix milliseconds.
+
+// One check and its analysis job. A check is `processing` until a result is
+// stored (`completed`) or it is given up (`failed`); `webhook_status`
+// tracks the leg that analyses it (the workflow or the local analyzer).
+struct CheckRecord {
+  std::string uuid;                     // UUID v4
+  std::optional<std::int64_t> user_id;  // nullopt: anonymous
+  std::string type;                     // "text", "email", "link"
+  std::string content;                  // "" once analysed, unless retained
+  std::optional<std::string> url;       // link checks
+  std::string locale;                   // catalog locale of the texts
+  std::string status = "processing";    // processing, completed, failed
+  std::string webhook_status = "processing";
+  bool via_workflow = false;              // dispatched to --workflow-url first
+  std::optional<std::string> risk_level;  // safe, warning, danger
+  std::optional<int> risk_score;
+  std::optional<std::string> explanation;
+  std::vector<std::string> indicators;
+  std::optional<std::string> source;  // "local" or "workflow", once completed
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> completed_at;
+  std::int64_t deadline = 0;  // created_at + analysis timeout
+  std::optional<std::int64_t> dispatched_at;
+  int attempts = 0;  // claims so far
+};
+
+struct NewCheck {
+  CheckRecord check;
+  std::string usage_day;  // "YYYY-MM-DD" (UTC) the creation counts on
+  // Signed-in callers: counted on usage_daily (the scan API's bucket).
+  // Anonymous callers: counted per `client` (IP) and refused with
+  // kResourceExhausted, storing nothing, when the count of the day has
+  // reached `anonymous_limit`.
+  std::string client;
+  std::int64_t anonymous_limit = 0;
+};
+
+// A result for a processing check.
+struct CheckResult {
+  std::string risk_level;
+  int risk_score = 0;
+  std::string explanation;
+  std::vector<std::string> indicators;
+  std::string source;  // "local" or "workflow"
+};
+
+enum class CompleteOutcome {
+  kCompleted,        // stored; the check is completed now
+  kAlreadyFinished,  // completed or failed before: nothing changed
+  kNotFound,
+};
+
+struct UsageTotals {
+  std::int64_t today = 0;
+  std::int64_t this_month = 0;
+  std::int64_t all_time = 0;
+};
+
+// What the check API shows of a user besides User.
+struct UserProfile {
+  std::optional<std::int64_t> email_verified_at;  // Unix seconds
+  std::int64_t created_at = 0;                    // Unix seconds
+  std::int64_t updated_at = 0;                    // Unix seconds
+};
+
+// One row of the plan catalogue (data/plans.json) as the store keeps it.
+struct PlanRow {
+  std::string name;
+  std::string display_name;                    // English
+  std::optional<std::int64_t> checks_per_day;  // nullopt: unlimited
+};
+
+struct QuestionnaireResponse {
+  std::string uuid;
+  std::string slug;
+  std::optional<std::int64_t> user_id;  // nullopt: anonymous
+  std::string locale;
+  std::vector<std::pair<std::string, std::string>> answers;  // question id, value
+  std::int64_t started_at = 0;                               // Unix seconds
+  std::optional<std::int64_t> completed_at;                  // Unix seconds
+  std::optional<std::string> result_json;                    // the completion answer
+};
+
+// The check API's part of the store. Jobs are claimed with an atomic
+// UPDATE ... WHERE on the checks table (a lease per claim), so several
+// server processes sharing one database never analyse a check twice at
+// the same time, and a check whose process died is claimed again once its
+// lease ran out. Thread-safe.
+class CheckStore {
+ public:
+  virtual ~CheckStore() = default;
+
+  // Stores a new check (and counts it) in one transaction; `done` runs once
+  // it is durable (OK), refused (kResourceExhausted) or failed.
+  virtual void insert_check(NewCheck check, std::function<void(Status)> done) = 0;
+  virtual Result<std::optional<CheckRecord>> get_check(const std::string& uuid) = 0;
+
+  // The earliest time a processing check can be claimed (maybe already
+  // past), or nullopt when none is waiting.
+  virtual Result<std::optional<std::int64_t>> next_job_due() = 0;
+  // Claims one due check for `worker` until now + lease: a processing check
+  // whose run time has come and whose lease is free or expired.
+  virtual Result<std::optional<CheckRecord>> claim_job(const std::string& worker, std::int64_t now,
+                                                       std::int64_t lease) = 0;
+  // The workflow has the check: free the lease, run again at the deadline.
+  virtual Status mark_dispatched(const std::string& uuid, const std::string& worker,
+                                 std::int64_t now) = 0;
+  // Stores a result if the check is still processing. The content is
+  // cleared unless `retain_content`.
+  virtual Result<CompleteOutcome> complete_check(const std::string& uuid, const CheckResult& result,
+                                                 std::int64_t now, bool retain_content) = 0;
+  virtual Status fail_check(const std::string& uuid, std::int64_t now, bool retain_content) = 0;
+  // Frees leases that ran out (their checks become claimable); how many.
+  virtual Result<int> release_expired_leases(std::int64_t now) = 0;
+
+  // Counted scans and check creations of a user, or of an anonymous
+  // client, on `day` ("YYYY-MM-DD"), its month and ever.
+  virtual Result<UsageTotals> user_usage(std::int64_t user_id, const std::string& day) = 0;
+  virtual Result<UsageTotals> client_usage(const std::string& client, const std::string& day) = 0;
+
+  virtual Result<std::optional<UserProfile>> user_profile(std::int64_t user_id) = 0;
+  // Makes the plans table match the catalogue (insert or update by name).
+  virtual Status sync_plans(const std::vector<PlanRow>& plans) = 0;
+
+  // The active inbound-webhook secrets, current first (at most two).
+  virtual Result<std::vector<std::string>> webhook_secrets() = 0;
+  // Makes `secret` current; the current one becomes the previous one.
+  virtual Status rotate_webhook_secret(const std::string& secret) = 0;
+  // Makes `secret` current only when there is none yet.
+  virtual Status ensure_webhook_secret(const std::string& secret) = 0;
+
+  virtual Status insert_response(const QuestionnaireResponse& response) = 0;
+  // With its answers, in question order of first answer.
+  virtual Result<std::optional<QuestionnaireResponse>> get_response(const std::string& uuid) = 0;
+  // Adds or replaces answers of an open response; false when it was
+  // completed meanwhile.
+  virtual Result<bool> save_answers(
+      const std::string& uuid, const std::vector<std::pair<std::string, std::string>>& answers) = 0;
+  // Completes an open response with its result; false when it was
+  // completed before.
+  virtual Result<bool> complete_response(const std::string& uuid, const std::string& result_json,
+                                         std::int64_t now) = 0;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -138,6 +285,10 @@ class Store {
   // `not_before` (Unix seconds).
   virtual Result<std::optional<std::string>> url_cache_get(std::int64_t user_id, const Sha256& key,
                                                            std::int64_t not_before) = 0;
+
+  // The check API's storage (checks, jobs, usage, webhook secrets,
+  // questionnaire responses).
+  virtual CheckStore& checks() = 0;
 
   // Blocks until every write queued so far is committed (shutdown).
   virtual void flush() = 0;

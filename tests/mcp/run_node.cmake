@@ -1,7 +1,7 @@
 # Runs one step of the Node-based MCP tests; prints SCAMCHECK_SKIP: (CTest
 # then reports the test as skipped) when node or npm is not installed.
 #   cmake -DDIR=tests/mcp -DSTEP=install -P run_node.cmake
-#   cmake -DDIR=tests/mcp -DSTEP=run -DSCRIPT=x.mjs -DSERVER=path -P run_node.cmake
+#   cmake -DDIR=tests/mcp -DSTEP=run -DSCRIPT=x.mjs -DSERVER=path [-DSCAMCHECKD=path] -P run_node.cmake
 find_program(NODE node)
 if(NOT NODE)
   message("SCAMCHECK_SKIP: node (>= 20) is not installed")
@@ -39,6 +39,9 @@ if(NOT EXISTS ${DIR}/node_modules/@modelcontextprotocol/sdk/package.json)
   message(FATAL_ERROR "${DIR}/node_modules is missing: run the mcp_npm_ci test first")
 endif()
 set(ENV{SCAMCHECK_MCP} ${SERVER})
+if(SCAMCHECKD)
+  set(ENV{SCAMCHECKD} ${SCAMCHECKD})
+endif()
 execute_process(COMMAND ${NODE} --test --test-reporter=spec ${DIR}/${SCRIPT}
                 WORKING_DIRECTORY ${DIR} RESULT_VARIABLE failed)
 if(failed)

@@ -188,9 +188,8 @@ class PublicRoutes(unittest.TestCase, ProblemMixin):
         code, _, _, doc = SERVER.request("GET", "/docs/api")
         self.assertEqual(code, 200)
         self.assertEqual(doc["openapi"], "3.1.0")
-        self.assertEqual(set(doc["paths"]), {"/api/v1/scan", "/api/v1/reports",
-                                             "/api/v1/reports/{public_id}", "/health",
-                                             "/docs/api"})
+        self.assertLessEqual({"/api/v1/scan", "/api/v1/reports", "/api/v1/reports/{public_id}",
+                              "/health", "/docs/api", "/mcp/{mcp_name}"}, set(doc["paths"]))
         self.assertEqual(set(doc["paths"]["/api/v1/reports/{public_id}"]), {"get", "delete"})
 
     def test_request_id_echo_and_generation(self):
@@ -392,8 +391,12 @@ class Scan(unittest.TestCase, ProblemMixin):
                            headers={"Content-Type": "text/plain"})
         self.assert_problem(r, 415, "unsupported-media-type")
         r = SERVER.request("POST", "/api/v1/scan", b"--x\r\n\r\n--x--\r\n", token=self.token,
-                           headers={"Content-Type": "multipart/form-data; boundary=x"})
+                           headers={"Content-Type": "multipart/mixed; boundary=x"})
         self.assert_problem(r, 415, "unsupported-media-type")
+        # multipart/form-data is accepted (upload_test.py); this one lacks a file part.
+        r = SERVER.request("POST", "/api/v1/scan", b"--x\r\n\r\n--x--\r\n", token=self.token,
+                           headers={"Content-Type": "multipart/form-data; boundary=x"})
+        self.assert_problem(r, 400, "bad-request")
         r = SERVER.request("POST", "/api/v1/scan", {"content": "hi"}, token=self.token,
                            headers={"Content-Type": "application/json; charset=utf-8"})
         self.assertEqual(r[0], 200)
@@ -685,6 +688,120 @@ class Durability(unittest.TestCase):
             self.assertEqual(bytes(row[0]).decode(), "keep me " + SMS)
         finally:
             self.assertEqual(server.stop(), 0)
+
+
+class McpEndpoint(unittest.TestCase, ProblemMixin):
+    """POST /mcp/scamcheck (CONTRACT §5): the transport's HTTP answers. The
+    MCP clients themselves (the official SDK, the conformance suite, raw
+    2026-07-28 requests) are in tests/mcp."""
+
+    PATH = "/mcp/scamcheck"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.token = SERVER.user("mcp@example.com", plan="pro")
+
+    def rpc(self, body, token=None, headers=None, path=PATH):
+        return SERVER.request("POST", path, body, token=token, headers=headers)
+
+    def initialize(self, revision="2025-11-25", **kw):
+        return self.rpc({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                         "params": {"protocolVersion": revision, "capabilities": {},
+                                    "clientInfo": {"name": "server_test", "version": "1"}}}, **kw)
+
+    def call(self, name, arguments, revision="2025-11-25", token=None):
+        code, headers, _, body = self.rpc(
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+             "params": {"name": name, "arguments": arguments}},
+            token=token or self.token, headers={"MCP-Protocol-Version": revision})
+        self.assertEqual(code, 200, body)
+        self.assertEqual(headers["content-type"], "application/json")
+        return body["result"]
+
+    def test_initialize_and_notifications(self):
+        code, headers, _, body = self.initialize(token=self.token)
+        self.assertEqual(code, 200, body)
+        self.assertEqual(body["result"]["protocolVersion"], "2025-11-25")
+        self.assertEqual(body["result"]["serverInfo"]["name"], "scamcheck")
+        self.assertNotIn("mcp-session-id", headers)
+        code, _, data, _ = self.rpc({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                                    token=self.token,
+                                    headers={"MCP-Protocol-Version": "2025-11-25"})
+        self.assertEqual(code, 202)
+        self.assertEqual(data, b"")
+
+    def test_missing_and_invalid_token(self):
+        self.assert_problem(self.initialize(), 401, "unauthorized")
+        code, headers, _, _ = self.initialize(token="sck_" + "x" * 40)
+        self.assertEqual(code, 401)
+        self.assertEqual(headers["www-authenticate"], "Bearer")
+
+    def test_foreign_origin(self):
+        self.assert_problem(self.initialize(token=self.token,
+                                            headers={"Origin": "http://evil.example.com"}),
+                            403, "forbidden")
+        # Refused before the token is looked at.
+        self.assert_problem(self.initialize(headers={"Origin": "http://evil.example.com"}),
+                            403, "forbidden")
+        code, _, _, _ = self.initialize(token=self.token)  # no Origin: not a browser
+        self.assertEqual(code, 200)
+
+    def test_get_is_405_and_other_names_404(self):
+        response = SERVER.request("GET", self.PATH, token=self.token,
+                                  headers={"Accept": "text/event-stream"})
+        self.assert_problem(response, 405, "method-not-allowed")
+        self.assertEqual(response[1]["allow"], "POST")
+        self.assert_problem(self.initialize(token=self.token, path="/mcp/other"), 404, "not-found")
+
+    def test_protocol_errors(self):
+        code, _, _, body = self.rpc(b"{not json", token=self.token,
+                                    headers={"Content-Type": "application/json"})
+        self.assertEqual(code, 400)
+        self.assertEqual(body["error"]["code"], -32700)
+        code, _, _, body = self.rpc({"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+                                    token=self.token,
+                                    headers={"MCP-Protocol-Version": "1999-01-01"})
+        self.assertEqual(code, 400)
+        self.assertIn("error", body)
+        self.assert_problem(self.rpc(b"ping", token=self.token,
+                                     headers={"Content-Type": "text/plain"}),
+                            415, "unsupported-media-type")
+
+    def test_scans_are_stored_as_the_callers_reports(self):
+        result = self.call("scan_text", {"text": SCAM})
+        report = result["structuredContent"]
+        self.assertNotEqual(report["verdict"], "safe")
+        code, _, _, page = SERVER.request("GET", "/api/v1/reports?limit=5", token=self.token)
+        self.assertEqual(code, 200)
+        self.assertEqual(page["data"][0]["id"], report["id"])
+        code, _, _, stored = SERVER.request("GET", "/api/v1/reports/" + report["id"],
+                                            token=self.token)
+        self.assertEqual(stored, report)
+        other = SERVER.user("mcp-other@example.com")
+        self.assert_problem(SERVER.request("GET", "/api/v1/reports/" + report["id"], token=other),
+                            404, "not-found")
+        listed = self.call("list_my_recent_reports", {"limit": 1}, token=other)
+        self.assertEqual(listed["structuredContent"]["reports"], [])
+
+    def test_daily_bucket_is_shared_with_the_scan_api(self):
+        token = SERVER.user("mcp-free@example.com", plan="free")
+        for i in range(9):
+            self.assertEqual(SERVER.scan(token, content=f"{SMS} {i}")[0], 200)
+        self.assertNotEqual(self.call("scan_text", {"text": SMS}, token=token).get("isError"), True)
+        refused = self.call("scan_text", {"text": SMS}, token=token)
+        self.assertTrue(refused["isError"])
+        code, headers, _, _ = SERVER.scan(token)
+        self.assertEqual(code, 429)
+        self.assertEqual(headers["x-ratelimit-remaining"], "0")
+
+    def test_route_is_in_the_openapi_document(self):
+        _, _, _, doc = SERVER.request("GET", "/docs/api")
+        operation = doc["paths"]["/mcp/{mcp_name}"]["post"]
+        self.assertEqual(operation["operationId"], "mcp")
+        self.assertEqual(operation["security"], [{"bearerAuth": []}])
+        for status in ("200", "202", "400", "401", "403", "404", "413", "415"):
+            self.assertIn(status, operation["responses"])
+        self.assertIn("application/problem+json", operation["responses"]["400"]["content"])
 
 
 def main():
