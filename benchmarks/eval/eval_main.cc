@@ -1,5 +1,6 @@
 // scamcheck-eval: scores the labelled corpora (../shared/corpus/*/<split>.jsonl)
-// and the fixture files (tests/fixtures/*.jsonl) with the library and prints
+// and the fixture files (tests/fixtures/*.jsonl and the e-mails in
+// tests/fixtures/email/{legit,scam}/*.eml) with the library and prints
 // precision, recall, F1, MCC and false-positive rate per dataset, the
 // verdicts per label, the errors, and the worst false positives and false
 // negatives for reading. Report on the dev split; never tune to individual
@@ -382,6 +383,21 @@ int main(int argc, char** argv) {
       return 65;
     }
     datasets.push_back(std::move(d));
+  }
+  // The e-mail fixtures: tests/fixtures/email/{legit,scam}/*.eml.
+  for (const auto& [folder, label] : {std::pair{"legit", Label::kHam}, {"scam", Label::kScam}}) {
+    const std::string file = std::string(folder) + "_email";
+    const std::string name = "fixtures/" + file;
+    if (!selected(args, name, file)) continue;
+    Dataset d;
+    d.name = name;
+    d.origin = "fixture";
+    const std::string dir = args.fixtures_dir + "/email/" + folder;
+    if (!scamcheck::bench::load_eml_dir(dir, label, &d.records, &error)) {
+      std::cerr << "scamcheck-eval: " << error << "\n";
+      return 65;
+    }
+    if (!d.records.empty()) datasets.push_back(std::move(d));
   }
   if (!args.only.empty() && datasets.empty()) {
     std::cerr << "scamcheck-eval: no dataset named " << args.only << "\n";

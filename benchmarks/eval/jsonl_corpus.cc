@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace scamcheck::bench {
@@ -203,6 +204,32 @@ std::vector<CorpusFile> list_jsonl_files(const std::string& dir) {
   std::sort(out.begin(), out.end(),
             [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
   return out;
+}
+
+bool load_eml_dir(const std::string& dir, Label label, std::vector<Record>* records,
+                  std::string* error) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".eml")
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in.good() && !in.eof()) {
+      *error = path.string() + ": cannot read";
+      return false;
+    }
+    Record r;
+    r.id = path.filename().string();
+    r.label = label;
+    r.kind = "email";
+    r.text = std::move(bytes);
+    records->push_back(std::move(r));
+  }
+  return true;
 }
 
 std::string preview(std::string_view text, std::size_t max_chars) {

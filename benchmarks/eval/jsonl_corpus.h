@@ -51,6 +51,12 @@ std::vector<CorpusFile> list_corpora(const std::string& dir, const std::string& 
 // Every *.jsonl directly in `dir`, sorted; name = file stem.
 std::vector<CorpusFile> list_jsonl_files(const std::string& dir);
 
+// Every *.eml directly in `dir` (sorted) as a record of kind email with
+// `label`, its bytes as they are and its file name as id. A missing
+// directory gives no records; false and *error for an unreadable file.
+bool load_eml_dir(const std::string& dir, Label label, std::vector<Record>* records,
+                  std::string* error);
+
 // For reading: the first `max_chars` characters of `text`, with control
 // characters escaped (\n, \t, \xNN) and invalid UTF-8 bytes shown as \xNN.
 std::string preview(std::string_view text, std::size_t max_chars);
