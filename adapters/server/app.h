@@ -51,6 +51,10 @@ class App {
   // uploads are not served.
   FileScanPool* file_scans() const { return file_scans_; }
   void set_file_scans(FileScanPool* pool) { file_scans_ = pool; }
+  // The pool JSON scans run on when the analyzer calls out to an AI
+  // provider or a reputation service; null: on the I/O thread.
+  FileScanPool* provider_scans() const { return provider_scans_; }
+  void set_provider_scans(FileScanPool* pool) { provider_scans_ = pool; }
 
  private:
   const Analyzer& analyzer_;
@@ -63,6 +67,7 @@ class App {
   McpEndpoint* mcp_ = nullptr;
   CheckApi* check_api_ = nullptr;
   FileScanPool* file_scans_ = nullptr;
+  FileScanPool* provider_scans_ = nullptr;
 };
 
 // One request in flight, shared by the router and its handler until the

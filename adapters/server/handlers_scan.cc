@@ -129,6 +129,8 @@ bool parse_scan_body(App& app, Exchange& ex, ScanInput* input) {
   return true;
 }
 
+void run_scan(App& app, const std::shared_ptr<Exchange>& exchange);
+
 }  // namespace
 
 void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
@@ -146,6 +148,36 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   if (media_type(ex.request.header("Content-Type")) == "multipart/form-data") {
     return handle_scan_upload(app, exchange);  // images and documents: file_scans.h
   }
+  FileScanPool* pool = app.provider_scans();
+  if (pool == nullptr) return run_scan(app, exchange);
+  // The analysis may wait for an AI provider or a reputation service (up
+  // to their timeouts): never on an I/O thread.
+  const bool queued = pool->try_post([&app, exchange] {
+    try {
+      run_scan(app, exchange);
+    } catch (const std::exception& e) {
+      // The router's guard covers the I/O thread only.
+      LogLine(LogLevel::kError, "handler_exception")
+          .field("request_id", exchange->request_id)
+          .field("error", e.what());
+      if (exchange->reply) {
+        exchange->respond(
+            problem(exchange->problem_context(app.catalog()), 500, "detail.internal"));
+      }
+    }
+  });
+  if (queued) return;
+  Response r = problem(ex.problem_context(app.catalog()), 503, "detail.unavailable");
+  r.set_header("Retry-After", std::to_string(kFileScanRetryAfter.count()));
+  ex.respond(std::move(r));
+}
+
+namespace {
+
+// The JSON scan after the route's checks: body, allowance and URL cache,
+// analysis, feeds, store, answer.
+void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
+  Exchange& ex = *exchange;
   ScanInput input;
   if (!parse_scan_body(app, ex, &input)) return;
   const ProblemContext pc = ex.problem_context(app.catalog());
@@ -258,5 +290,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     exchange->respond(std::move(r));
   });
 }
+
+}  // namespace
 
 }  // namespace scamcheck::server

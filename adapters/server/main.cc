@@ -83,6 +83,7 @@ struct ServeFlags {
   std::string mcp_name = "scamcheck";
   bool retain_content = false;
   std::string ai_url, ai_key, ai_model, workflow_url;
+  std::string safe_browsing_key, safe_browsing_url, urlhaus_url, urlhaus_key;
   std::string data_dir;
   std::size_t max_connections = kDefaultMaxConnections;
   unsigned idle_timeout = static_cast<unsigned>(kDefaultIdleTimeout.count());
@@ -115,6 +116,42 @@ void raise_open_file_limit() {
     limit.rlim_cur = limit.rlim_max;
     setrlimit(RLIMIT_NOFILE, &limit);
   }
+}
+
+// The AI provider and the URL reputation services the serve flags name
+// (each off unless configured). Keys are handed to the library only: never
+// logged, never part of a message.
+Status configure_providers(const ServeFlags& flags, Options& options) {
+  if (!flags.ai_url.empty()) {
+    if (flags.ai_model.empty()) return Status::invalid_argument("--ai-url needs --ai-model");
+    auto ai = make_openai_provider(
+        {.url = flags.ai_url, .api_key = flags.ai_key, .model = flags.ai_model});
+    if (!ai.ok()) return Status::invalid_argument("--ai-url: " + ai.status().message());
+    options.ai_provider = *ai;
+  }
+  std::vector<std::shared_ptr<UrlReputation>> sources;
+  if (!flags.safe_browsing_key.empty()) {
+    SafeBrowsingOptions sb;
+    sb.api_key = flags.safe_browsing_key;
+    if (!flags.safe_browsing_url.empty()) sb.url = flags.safe_browsing_url;
+    auto source = make_safe_browsing(std::move(sb));
+    if (!source.ok()) return Status::invalid_argument(source.status().message());
+    sources.push_back(*source);
+  } else if (!flags.safe_browsing_url.empty()) {
+    return Status::invalid_argument("--safe-browsing-url needs --safe-browsing-key");
+  }
+  if (!flags.urlhaus_url.empty()) {
+    auto source = make_urlhaus({.url = flags.urlhaus_url, .auth_key = flags.urlhaus_key});
+    if (!source.ok()) return Status::invalid_argument(source.status().message());
+    sources.push_back(*source);
+  }
+  if (sources.size() == 1) options.url_reputation = sources.front();
+  if (sources.size() > 1) options.url_reputation = make_reputation_aggregate(std::move(sources));
+  LogLine(LogLevel::kNotice, "providers")
+      .field("ai_model", options.ai_provider ? flags.ai_model : std::string("none"))
+      .field("safe_browsing", flags.safe_browsing_key.empty() ? "off" : "on")
+      .field("urlhaus", flags.urlhaus_url.empty() ? "off" : "on");
+  return {};
 }
 
 Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
@@ -185,8 +222,12 @@ int serve(const ServeFlags& flags) {
     }
   }
   // One OCR engine per worker of the file scan pool (below).
-  auto analyzer =
-      Analyzer::create(Options{.data_dir = flags.data_dir, .ocr_engines = flags.workers});
+  Options options{.data_dir = flags.data_dir, .ocr_engines = flags.workers};
+  if (Status s = configure_providers(flags, options); !s.ok()) {
+    std::fprintf(stderr, "scamcheckd: %s\n", s.message().c_str());
+    return kExitUsage;
+  }
+  auto analyzer = Analyzer::create(options);
   if (!analyzer.ok()) {
     std::fprintf(stderr, "scamcheckd: cannot load the data pack: %s\n",
                  analyzer.status().to_string().c_str());
@@ -204,6 +245,12 @@ int serve(const ServeFlags& flags) {
       flags.workers ? flags.workers : std::max(1u, std::thread::hardware_concurrency());
   FileScanPool file_scans(scan_workers, scan_workers * kFileScanQueuePerWorker);
   app.set_file_scans(&file_scans);
+  std::optional<FileScanPool> provider_scans;
+  if (options.ai_provider || options.url_reputation) {
+    const unsigned threads = scan_workers * kProviderScanThreadsPerWorker;
+    provider_scans.emplace(threads, threads * kFileScanQueuePerWorker);
+    app.set_provider_scans(&*provider_scans);
+  }
   auto mcp =
       McpEndpoint::create(**analyzer, McpEndpointOptions{
                                           .name = flags.mcp_name,
@@ -234,6 +281,7 @@ int serve(const ServeFlags& flags) {
   (*check_api)->stop();
   (*mcp)->join();
   file_scans.join();
+  if (provider_scans) provider_scans->join();
   (*store)->flush();
   LogLine(LogLevel::kNotice, "stopped");
   return kExitOk;
@@ -286,9 +334,22 @@ int run(int argc, char** argv) {
       ->add_flag("--retain-content", flags.retain_content,
                  "Store the submitted content with each report (default: only the report)")
       ->envname("SCAMCHECK_RETAIN_CONTENT");
-  opt("--ai-url", flags.ai_url, "SCAMCHECK_AI_URL", "AI provider URL (reserved)");
-  opt("--ai-key", flags.ai_key, "SCAMCHECK_AI_KEY", "AI provider key (reserved)");
-  opt("--ai-model", flags.ai_model, "SCAMCHECK_AI_MODEL", "AI provider model (reserved)");
+  opt("--ai-url", flags.ai_url, "SCAMCHECK_AI_URL",
+      "OpenAI-compatible chat-completions endpoint (base URL, .../v1 or .../chat/completions); "
+      "without it reports are heuristic (model_used heuristic-fallback)");
+  opt("--ai-key", flags.ai_key, "SCAMCHECK_AI_KEY",
+      "AI provider API key, sent as a Bearer token (prefer the environment variable)");
+  opt("--ai-model", flags.ai_model, "SCAMCHECK_AI_MODEL",
+      "AI provider model (needed with --ai-url)");
+  opt("--safe-browsing-key", flags.safe_browsing_key, "SCAMCHECK_SAFE_BROWSING_KEY",
+      "Google Safe Browsing v4 API key: report URLs are looked up there (default: off)");
+  opt("--safe-browsing-url", flags.safe_browsing_url, "SCAMCHECK_SAFE_BROWSING_URL",
+      "Safe Browsing API base URL (default https://safebrowsing.googleapis.com)");
+  opt("--urlhaus-url", flags.urlhaus_url, "SCAMCHECK_URLHAUS_URL",
+      "URLhaus API base URL, e.g. https://urlhaus-api.abuse.ch: report URLs are looked up there "
+      "(default: off)");
+  opt("--urlhaus-key", flags.urlhaus_key, "SCAMCHECK_URLHAUS_KEY",
+      "URLhaus Auth-Key (prefer the environment variable)");
   opt("--workflow-url", flags.workflow_url, "SCAMCHECK_WORKFLOW_URL",
       "Automation workflow URL: new checks are POSTed there and answered through "
       "/api/webhooks/analysis-result/{secret} (default: analyse locally)");

@@ -25,6 +25,10 @@ inline constexpr std::size_t kMaxFormTextBytes = 256;
 // Retry-After in seconds:
 inline constexpr std::size_t kFileScanQueuePerWorker = 4;
 inline constexpr std::chrono::seconds kFileScanRetryAfter{2};
+// Threads per --workers of the pool that runs JSON scans when an AI
+// provider or a reputation service is configured: they mostly wait on the
+// network (up to the provider's 8 s timeout), so more than the cores.
+inline constexpr unsigned kProviderScanThreadsPerWorker = 4;
 // Largest body of a POST to the MCP endpoint, in bytes (CONTRACT §2: MCP
 // request bodies up to 16 MiB, room for base64 images).
 inline constexpr std::size_t kMaxMcpBodyBytes = 16 * 1024 * 1024;

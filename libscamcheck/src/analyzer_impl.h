@@ -15,6 +15,9 @@
 #include "extract/links.h"
 #include "model/features.h"
 #include "model/linear_model.h"
+#include "providers/circuit_breaker.h"
+#include "providers/report_merge.h"
+#include "providers/reputation_cache.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
 #include "scoring/scorer.h"
@@ -32,6 +35,7 @@ class AnalyzerImpl final : public Analyzer {
   Result<std::vector<Report>> analyze_qr_codes(std::string_view image,
                                                std::string_view locale) const override;
   Status ocr_status() const override { return files_->ocr_status(); }
+  ProviderStats provider_stats() const override;
 
   const Texts& texts() const { return *texts_; }
 
@@ -77,6 +81,30 @@ class AnalyzerImpl final : public Analyzer {
   // analyze()'s scoring with the model; appends its evidence to `findings`.
   Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
                          Findings& findings) const;
+
+  // The texts of the input whose spans signals index, for locating the
+  // evidence of provider answers.
+  static std::vector<EvidenceText> evidence_texts(Kind kind, std::string_view analysed,
+                                                  const ParsedEmail& email);
+  // Sets report.urls[].reputation from Options::url_reputation (through the
+  // cache) and adds a known_malicious_url finding for each listed URL whose
+  // spelling is found in the input.
+  void check_reputation(const std::vector<EvidenceText>& texts, Findings& findings,
+                        Report& report) const;
+  // A listed URL raises the score at least to what the rules make of the
+  // findings (the model has no feature for reputation).
+  Score with_reputation(Score score, const Findings& findings) const;
+  // Asks Options::ai_provider (if the breaker allows) and merges its answer
+  // into the finished heuristic report; on any failure leaves it unchanged.
+  void ask_ai_provider(Kind kind, std::string_view analysed, const ParsedEmail& email,
+                       const std::vector<EvidenceText>& texts, Report& report) const;
+
+  std::shared_ptr<AiProvider> ai_;                     // null: heuristic only
+  std::unique_ptr<CircuitBreaker> breaker_;            // with ai_
+  std::vector<std::string_view> signal_keys_;          // glossary keys, into texts_
+  std::shared_ptr<UrlReputation> reputation_;          // null: every URL unknown
+  std::unique_ptr<ReputationCache> reputation_cache_;  // with reputation_
+  mutable ProviderCounters counters_;
 
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   std::unique_ptr<Texts> texts_;

@@ -11,6 +11,7 @@
 
 #include "scamcheck/export.h"
 #include "scamcheck/options.h"
+#include "scamcheck/providers.h"
 #include "scamcheck/report.h"
 #include "scamcheck/status.h"
 
@@ -79,6 +80,11 @@ class SCAMCHECK_EXPORT Analyzer {
   // Whether images (and scanned PDF pages) can be read: OK, or kUnavailable
   // naming the missing OCR model. Text, email and url work either way.
   virtual Status ocr_status() const;
+
+  // The AI provider's circuit breaker and the provider counters, e.g. for a
+  // health check ("disabled" without a provider, "ok" while the breaker is
+  // closed). Cheap; safe to call from any thread.
+  virtual ProviderStats provider_stats() const;
 
   // As above, with the kind given by its wire name ("text", "url", ...).
   // An unknown name is kInvalidArgument.

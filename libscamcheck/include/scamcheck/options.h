@@ -4,9 +4,13 @@
 #define SCAMCHECK_OPTIONS_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 namespace scamcheck {
+
+class AiProvider;     // scamcheck/providers.h
+class UrlReputation;  // scamcheck/providers.h
 
 // Largest content analyze() accepts for kinds text, email and url, in
 // bytes (CONTRACT §1: 64 KiB).
@@ -75,6 +79,33 @@ struct Options {
   // Time budget for decoding and recognising one image or document, in
   // milliseconds (default 30,000). Exceeding it is kDeadlineExceeded.
   int decode_timeout_ms = 30'000;
+
+  // ---- Providers (scamcheck/providers.h); all off by default ----
+
+  // A second opinion on every report (default null: none, the report is the
+  // heuristic one with model_used "heuristic-fallback"). Its verdict, score,
+  // summary and actions replace the heuristic ones; of its signals only
+  // those whose evidence occurs verbatim in the input are kept. Any failure
+  // leaves that report heuristic.
+  std::shared_ptr<AiProvider> ai_provider = nullptr;
+
+  // Consecutive provider failures after which the provider is skipped
+  // (default 5), and for how long, in milliseconds (default 30,000); then
+  // one trial request decides whether it is asked again.
+  int ai_breaker_failures = 5;
+  int ai_breaker_open_ms = 30'000;
+
+  // Where the reputation of each URL of a report comes from (default null:
+  // every URL "unknown"). A malicious URL is a signal (known_malicious_url)
+  // with the URL as its evidence, and weighs on the score.
+  std::shared_ptr<UrlReputation> url_reputation = nullptr;
+
+  // How long an answer of url_reputation is reused, in seconds (default
+  // 86,400: 24 h, CONTRACT §2), and how many URLs the cache holds at most
+  // (default 100,000; the oldest answers go first). Reused answers are
+  // marked UrlInfo::cached.
+  int reputation_cache_seconds = 86'400;
+  std::size_t reputation_cache_entries = 100'000;
 };
 
 }  // namespace scamcheck

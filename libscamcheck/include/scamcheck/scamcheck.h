@@ -31,6 +31,7 @@
 
 #include "scamcheck/analyzer.h"
 #include "scamcheck/options.h"
+#include "scamcheck/providers.h"
 #include "scamcheck/report.h"
 #include "scamcheck/status.h"
 #include "scamcheck/version.h"
