@@ -7,6 +7,7 @@
 
 #include "app.h"
 #include "common/report_json.h"
+#include "handlers.h"
 #include "ids.h"
 #include "logging.h"
 #include "multipart.h"
@@ -214,32 +215,10 @@ void run_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
 
   // Only the report (with its extracted_text) is stored, never the file,
   // whatever --retain-content says.
-  StoredReport stored;
-  stored.public_id = report->id;
-  stored.user_id = user.id;
-  stored.kind = std::string(to_string(report->kind));
-  stored.verdict = std::string(to_string(report->verdict));
-  stored.created_at = report->created_at;
-  stored.report_json = adapters::report_to_json(*report);
+  StoredReport stored = stored_report(*report, user.id);
   stored.counted = true;
   stored.usage_day = decision->day;
-  std::string body = stored.report_json;
-  app.store().insert_report(std::move(stored), [exchange, &app, body = std::move(body), remaining,
-                                                give_back](Status status) mutable {
-    if (!status.ok()) {
-      give_back();
-      LogLine(LogLevel::kError, "store_error")
-          .field("request_id", exchange->request_id)
-          .field("error", status.to_string());
-      return exchange->respond(
-          problem(exchange->problem_context(app.catalog()), 503, "detail.unavailable"));
-    }
-    Response r;
-    r.content_type = "application/json";
-    r.body = std::move(body);
-    r.set_header("X-RateLimit-Remaining", remaining);
-    exchange->respond(std::move(r));
-  });
+  store_and_answer(app, exchange, std::move(stored), remaining, give_back);
 }
 
 }  // namespace

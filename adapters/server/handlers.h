@@ -4,12 +4,27 @@
 #ifndef SCAMCHECK_ADAPTERS_SERVER_HANDLERS_H_
 #define SCAMCHECK_ADAPTERS_SERVER_HANDLERS_H_
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
+
+#include "scamcheck/report.h"
+#include "store.h"
 
 namespace scamcheck::server {
 
 class App;
 struct Exchange;
+
+// The columns every stored scan report has (the caller adds the rest).
+StoredReport stored_report(const Report& report, std::int64_t user_id);
+
+// Stores `stored` and answers 200 with its Report JSON and
+// X-RateLimit-Remaining: `remaining`; when the store fails, calls
+// give_back() and answers 503.
+void store_and_answer(App& app, const std::shared_ptr<Exchange>& exchange, StoredReport stored,
+                      std::string remaining, std::function<void()> give_back);
 
 void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange);
 void handle_list_reports(App& app, const std::shared_ptr<Exchange>& exchange);

@@ -215,8 +215,8 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     return ex.respond(std::move(r));
   }
   const bool counted = !cached;
-  const auto give_back = [&app, &user, counted, day = decision->day] {
-    if (counted) app.quota().release(user.id, day);
+  const auto give_back = [&app, user_id = user.id, counted, day = decision->day] {
+    if (counted) app.quota().release(user_id, day);
   };
 
   Result<Report> report =
@@ -259,19 +259,31 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     app.feeds().annotate(&*report);
   }
 
-  StoredReport stored;
-  stored.public_id = report->id;
-  stored.user_id = user.id;
-  stored.kind = std::string(to_string(report->kind));
-  stored.verdict = std::string(to_string(report->verdict));
-  stored.created_at = report->created_at;
-  stored.report_json = adapters::report_to_json(*report);
+  StoredReport stored = stored_report(*report, user.id);
   if (app.options().retain_content) stored.content = input.content;
   stored.counted = counted;
   stored.usage_day = decision->day;
   if (input.kind == Kind::kUrl && !cached) {
     stored.url_cache = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
   }
+  store_and_answer(app, exchange, std::move(stored), remaining, give_back);
+}
+
+}  // namespace
+
+StoredReport stored_report(const Report& report, std::int64_t user_id) {
+  StoredReport stored;
+  stored.public_id = report.id;
+  stored.user_id = user_id;
+  stored.kind = std::string(to_string(report.kind));
+  stored.verdict = std::string(to_string(report.verdict));
+  stored.created_at = report.created_at;
+  stored.report_json = adapters::report_to_json(report);
+  return stored;
+}
+
+void store_and_answer(App& app, const std::shared_ptr<Exchange>& exchange, StoredReport stored,
+                      std::string remaining, std::function<void()> give_back) {
   std::string body = stored.report_json;
   app.store().insert_report(std::move(stored), [exchange, &app, body = std::move(body), remaining,
                                                 give_back](Status status) mutable {
@@ -290,7 +302,5 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     exchange->respond(std::move(r));
   });
 }
-
-}  // namespace
 
 }  // namespace scamcheck::server
