@@ -3,24 +3,10 @@
 #include <algorithm>
 
 #include "crypto.h"
+#include "http_types.h"
 #include "server_limits.h"
 
 namespace scamcheck::server {
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 bool is_known_ability(std::string_view ability) {
   return std::find(std::begin(kAbilities), std::end(kAbilities), ability) != std::end(kAbilities);
 }
@@ -31,7 +17,7 @@ AuthResult authenticate(Store& store, std::string_view authorization, std::int64
   result.outcome = AuthOutcome::kInvalid;
   constexpr std::string_view kScheme = "bearer ";
   if (authorization.size() <= kScheme.size() ||
-      !iequals(authorization.substr(0, kScheme.size()), kScheme)) {
+      !ascii_iequals(authorization.substr(0, kScheme.size()), kScheme)) {
     return result;
   }
   std::string_view value = authorization.substr(kScheme.size());

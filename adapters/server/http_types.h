@@ -12,6 +12,9 @@
 
 namespace scamcheck::server {
 
+// Equal ignoring ASCII case (header names, the "Bearer" scheme).
+bool ascii_iequals(std::string_view a, std::string_view b);
+
 using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 struct Request {

@@ -77,9 +77,7 @@ std::optional<std::string> percent_decode(std::string_view text) {
   return out;
 }
 
-namespace {
-
-bool iequals(std::string_view a, std::string_view b) {
+bool ascii_iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
     char x = a[i], y = b[i];
@@ -90,18 +88,16 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-}  // namespace
-
 std::string_view Request::header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (iequals(key, name)) return value;
+    if (ascii_iequals(key, name)) return value;
   }
   return {};
 }
 
 bool Request::has_header(std::string_view name) const {
   for (const auto& [key, value] : headers) {
-    if (iequals(key, name)) return true;
+    if (ascii_iequals(key, name)) return true;
   }
   return false;
 }
