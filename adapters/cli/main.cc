@@ -23,6 +23,7 @@
 #include <string>
 #include <thread>
 
+#include "common/provider_flags.h"
 #include "common/report_json.h"
 #include "common/status_map.h"
 #include "jsonl_batch.h"
@@ -92,6 +93,7 @@ struct Flags {
   std::string data_dir;
   bool jsonl = false;
   unsigned threads = 0;
+  adapters::ProviderFlags providers;
 };
 
 // Opens the input named on the command line ("-" is standard input).
@@ -189,6 +191,7 @@ int run(int argc, char** argv) {
   app.add_option("--threads,-j", flags.threads, "Worker threads for --jsonl (default: every core)")
       ->type_name("N")
       ->check(CLI::Range(1u, 4096u));
+  adapters::add_provider_flags(app, flags.providers);
   app.add_option("file", flags.file, "The input to scan; - or nothing reads standard input")
       ->type_name("FILE|-");
 
@@ -214,7 +217,12 @@ int run(int argc, char** argv) {
     return adapters::kExitUsage;
   }
 
-  auto analyzer = Analyzer::create(Options{.data_dir = flags.data_dir});
+  Options options{.data_dir = flags.data_dir};
+  if (Status s = adapters::configure_providers(flags.providers, options); !s.ok()) {
+    std::fprintf(stderr, "scamcheck: %s\n", s.message().c_str());
+    return adapters::kExitUsage;
+  }
+  auto analyzer = Analyzer::create(options);
   if (!analyzer.ok()) {
     std::fprintf(stderr, "scamcheck: cannot load the data pack: %s\n",
                  analyzer.status().to_string().c_str());

@@ -19,6 +19,7 @@
 
 #include "common/mcp_context.h"
 #include "common/mcp_server.h"
+#include "common/provider_flags.h"
 #include "common/status_map.h"
 #include "scamcheck/scamcheck.h"
 #include "stdio_transport.h"
@@ -64,6 +65,8 @@ int run(int argc, char** argv) {
                  "into the program")
       ->type_name("DIR")
       ->check(CLI::Validator(CLI::ExistingDirectory).description(""));
+  adapters::ProviderFlags providers;
+  adapters::add_provider_flags(app, providers);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,7 +77,12 @@ int run(int argc, char** argv) {
   // A client that goes away must not kill us mid-write; the write fails instead.
   ::signal(SIGPIPE, SIG_IGN);
 
-  auto analyzer = Analyzer::create(Options{.data_dir = data_dir});
+  Options options{.data_dir = data_dir};
+  if (Status s = adapters::configure_providers(providers, options); !s.ok()) {
+    std::fprintf(stderr, "scamcheck-mcp: %s\n", s.message().c_str());
+    return adapters::kExitUsage;
+  }
+  auto analyzer = Analyzer::create(options);
   if (!analyzer.ok()) {
     std::fprintf(stderr, "scamcheck-mcp: cannot load the data pack: %s\n",
                  analyzer.status().to_string().c_str());

@@ -5,11 +5,10 @@
 namespace scamcheck::server {
 
 App::App(const Analyzer& analyzer, Store& store, std::shared_ptr<const Catalog> catalog,
-         Feeds& feeds, AppOptions options)
+         AppOptions options)
     : analyzer_(analyzer),
       store_(store),
       catalog_(std::move(catalog)),
-      feeds_(feeds),
       quota_(store),
       options_(options),
       openapi_json_(generate_openapi(route_table())) {}

@@ -1,4 +1,4 @@
-// App: what every handler shares (the analyzer, the store, catalogs, feeds,
+// App: what every handler shares (the analyzer, the store, catalogs,
 // the daily allowance), and Exchange: one request in flight.
 #ifndef SCAMCHECK_ADAPTERS_SERVER_APP_H_
 #define SCAMCHECK_ADAPTERS_SERVER_APP_H_
@@ -10,7 +10,6 @@
 #include <unordered_map>
 
 #include "catalog.h"
-#include "feeds.h"
 #include "http_types.h"
 #include "problems.h"
 #include "quota.h"
@@ -30,13 +29,12 @@ struct AppOptions {
 
 class App {
  public:
-  App(const Analyzer& analyzer, Store& store, std::shared_ptr<const Catalog> catalog, Feeds& feeds,
+  App(const Analyzer& analyzer, Store& store, std::shared_ptr<const Catalog> catalog,
       AppOptions options);
 
   const Analyzer& analyzer() const { return analyzer_; }
   Store& store() { return store_; }
   const Catalog& catalog() const { return *catalog_; }
-  const Feeds& feeds() const { return feeds_; }
   DailyQuota& quota() { return quota_; }
   const AppOptions& options() const { return options_; }
   // The OpenAPI document, generated once from the route table.
@@ -60,7 +58,6 @@ class App {
   const Analyzer& analyzer_;
   Store& store_;
   std::shared_ptr<const Catalog> catalog_;
-  Feeds& feeds_;
   DailyQuota quota_;
   AppOptions options_;
   std::string openapi_json_;

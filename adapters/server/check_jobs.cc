@@ -170,7 +170,6 @@ void CheckJobs::analyse_locally(const CheckRecord& check) {
     }
     return;
   }
-  app_.feeds().annotate(&*report);
   Result<CompleteOutcome> done = store.complete_check(check.uuid, check_result_from_report(*report),
                                                       unix_now_ms(), options_.retain_content);
   if (!done.ok()) {

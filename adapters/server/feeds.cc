@@ -74,24 +74,34 @@ void FeedSet::add_text(std::string_view text) {
   }
 }
 
-bool FeedSet::malicious(const UrlInfo& url) const {
-  if (!urls_.empty() && urls_.count(normalize_url(url.url))) return true;
-  if (domains_.empty() || url.host.empty()) return false;
-  // The host and each parent domain down to the registrable domain (or down
-  // to two labels when the registrable domain is unknown).
-  const std::string host = lower_copy(url.host);
-  const std::size_t floor = url.registrable_domain.empty() ? 0 : url.registrable_domain.size();
+std::string_view FeedSet::host_of(std::string_view url) {
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end != std::string_view::npos) url.remove_prefix(scheme_end + 3);
+  url = url.substr(0, url.find_first_of("/?#"));
+  if (const std::size_t at = url.rfind('@'); at != std::string_view::npos) {
+    url.remove_prefix(at + 1);
+  }
+  if (!url.empty() && url.front() == '[') return url;  // an IPv6 literal, port and all
+  url = url.substr(0, url.find(':'));
+  while (!url.empty() && url.back() == '.') url.remove_suffix(1);
+  return url;
+}
+
+bool FeedSet::malicious(std::string_view url) const {
+  if (!urls_.empty() && urls_.count(normalize_url(url))) return true;
+  if (domains_.empty()) return false;
+  // The host and each parent domain down to two labels: "bad.example"
+  // covers "www.bad.example".
+  const std::string host = lower_copy(host_of(url));
   std::string_view candidate = host;
-  for (;;) {
+  while (!candidate.empty()) {
     if (domains_.count(std::string(candidate))) return true;
     const std::size_t dot = candidate.find('.');
     if (dot == std::string_view::npos) return false;
-    const std::string_view parent = candidate.substr(dot + 1);
-    if (parent.size() < floor || (floor == 0 && parent.find('.') == std::string_view::npos)) {
-      return false;
-    }
-    candidate = parent;
+    candidate.remove_prefix(dot + 1);
+    if (candidate.find('.') == std::string_view::npos) return false;
   }
+  return false;
 }
 
 Feeds::Feeds(std::string dir) : dir_(std::move(dir)), current_(std::make_shared<FeedSet>()) {}
@@ -117,12 +127,14 @@ std::shared_ptr<const FeedSet> Feeds::current() const {
   return current_;
 }
 
-void Feeds::annotate(Report* report) const {
-  if (report->urls.empty()) return;
+Result<std::vector<Reputation>> Feeds::lookup(const std::vector<std::string>& urls) const {
   const std::shared_ptr<const FeedSet> feeds = current();
-  for (UrlInfo& url : report->urls) {
-    if (feeds->malicious(url)) url.reputation = Reputation::kMalicious;
+  std::vector<Reputation> answers;
+  answers.reserve(urls.size());
+  for (const std::string& url : urls) {
+    answers.push_back(feeds->malicious(url) ? Reputation::kMalicious : Reputation::kUnknown);
   }
+  return answers;
 }
 
 std::uint64_t Feeds::fingerprint() const {

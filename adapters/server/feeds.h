@@ -4,10 +4,11 @@
 // export: "#" comment lines, one URL per line). A line without a scheme and
 // without "/" is a domain entry. Blank lines and "#" comments are skipped.
 //
-// A report URL is malicious when the URL itself is a URL entry, or its host
-// or a parent domain of it (down to the registrable domain) is a domain
-// entry: "bad.example" also covers "www.bad.example". This is a lookup only; it does
-// not change the report's verdict (the library decides that).
+// A URL is malicious when the URL itself is a URL entry, or its host or a
+// parent domain of it (of at least two labels) is a domain entry:
+// "bad.example" also covers "www.bad.example". The feeds are the analyzer's
+// local reputation source (Options::local_reputation): asked for every
+// report, never cached; a listed URL is a known_malicious_url signal.
 //
 // The directory is read at start and polled for changes (file added,
 // removed, resized or touched); a changed set replaces the old one
@@ -23,7 +24,9 @@
 #include <string_view>
 #include <thread>
 #include <unordered_set>
+#include <vector>
 
+#include "scamcheck/providers.h"
 #include "scamcheck/report.h"
 
 namespace scamcheck::server {
@@ -33,7 +36,7 @@ class FeedSet {
  public:
   // Adds the entries of one feed file's text.
   void add_text(std::string_view text);
-  bool malicious(const UrlInfo& url) const;
+  bool malicious(std::string_view url) const;
   std::size_t url_count() const { return urls_.size(); }
   std::size_t domain_count() const { return domains_.size(); }
 
@@ -41,17 +44,19 @@ class FeedSet {
   // fragment dropped, scheme and host lower-cased, a lone trailing "/"
   // dropped.
   static std::string normalize_url(std::string_view url);
+  // The host of a URL (with or without a scheme), as written.
+  static std::string_view host_of(std::string_view url);
 
  private:
   std::unordered_set<std::string> urls_;
   std::unordered_set<std::string> domains_;
 };
 
-class Feeds {
+class Feeds final : public UrlReputation {
  public:
   // `dir` empty: no feeds, every lookup is "unknown".
   explicit Feeds(std::string dir);
-  ~Feeds();
+  ~Feeds() override;
   Feeds(const Feeds&) = delete;
   Feeds& operator=(const Feeds&) = delete;
 
@@ -59,8 +64,8 @@ class Feeds {
   void start();
   // The current set (never null).
   std::shared_ptr<const FeedSet> current() const;
-  // Sets every URL's reputation: malicious on a hit; otherwise unchanged.
-  void annotate(Report* report) const;
+  // kMalicious for a listed URL, kUnknown for the others.
+  Result<std::vector<Reputation>> lookup(const std::vector<std::string>& urls) const override;
 
  private:
   std::uint64_t fingerprint() const;

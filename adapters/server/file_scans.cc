@@ -211,7 +211,7 @@ void run_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
                  std::to_string(decision->limit < 0 ? -1 : decision->remaining + 1));
     return ex.respond(std::move(r));
   }
-  app.feeds().annotate(&*report);
+  set_cached(&*report, false);
 
   // Only the report (with its extracted_text) is stored, never the file,
   // whatever --retain-content says.

@@ -175,7 +175,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
 namespace {
 
 // The JSON scan after the route's checks: body, allowance and URL cache,
-// analysis, feeds, store, answer.
+// analysis, store, answer.
 void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   Exchange& ex = *exchange;
   ScanInput input;
@@ -253,11 +253,7 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
     return ex.respond(std::move(r));
   }
 
-  if (cached) {
-    apply_cached_reputations(*cached, &*report);
-  } else {
-    app.feeds().annotate(&*report);
-  }
+  set_cached(&*report, cached.has_value());
 
   StoredReport stored = stored_report(*report, user.id);
   if (app.options().retain_content) stored.content = input.content;

@@ -24,6 +24,7 @@
 #include "app.h"
 #include "catalog.h"
 #include "check_api.h"
+#include "common/provider_flags.h"
 #include "common/status_map.h"
 #include "crypto.h"
 #include "feeds.h"
@@ -37,6 +38,7 @@
 #include "scamcheck/scamcheck.h"
 #include "server_limits.h"
 #include "store.h"
+#include "url_cache.h"
 #include "workflow.h"
 
 namespace scamcheck::server {
@@ -82,8 +84,8 @@ struct ServeFlags {
   std::string allowed_origins;
   std::string mcp_name = "scamcheck";
   bool retain_content = false;
-  std::string ai_url, ai_key, ai_model, workflow_url;
-  std::string safe_browsing_key, safe_browsing_url, urlhaus_url, urlhaus_key;
+  adapters::ProviderFlags providers;
+  std::string workflow_url;
   std::string data_dir;
   std::size_t max_connections = kDefaultMaxConnections;
   unsigned idle_timeout = static_cast<unsigned>(kDefaultIdleTimeout.count());
@@ -118,40 +120,12 @@ void raise_open_file_limit() {
   }
 }
 
-// The AI provider and the URL reputation services the serve flags name
-// (each off unless configured). Keys are handed to the library only: never
-// logged, never part of a message.
-Status configure_providers(const ServeFlags& flags, Options& options) {
-  if (!flags.ai_url.empty()) {
-    if (flags.ai_model.empty()) return Status::invalid_argument("--ai-url needs --ai-model");
-    auto ai = make_openai_provider(
-        {.url = flags.ai_url, .api_key = flags.ai_key, .model = flags.ai_model});
-    if (!ai.ok()) return Status::invalid_argument("--ai-url: " + ai.status().message());
-    options.ai_provider = *ai;
-  }
-  std::vector<std::shared_ptr<UrlReputation>> sources;
-  if (!flags.safe_browsing_key.empty()) {
-    SafeBrowsingOptions sb;
-    sb.api_key = flags.safe_browsing_key;
-    if (!flags.safe_browsing_url.empty()) sb.url = flags.safe_browsing_url;
-    auto source = make_safe_browsing(std::move(sb));
-    if (!source.ok()) return Status::invalid_argument(source.status().message());
-    sources.push_back(*source);
-  } else if (!flags.safe_browsing_url.empty()) {
-    return Status::invalid_argument("--safe-browsing-url needs --safe-browsing-key");
-  }
-  if (!flags.urlhaus_url.empty()) {
-    auto source = make_urlhaus({.url = flags.urlhaus_url, .auth_key = flags.urlhaus_key});
-    if (!source.ok()) return Status::invalid_argument(source.status().message());
-    sources.push_back(*source);
-  }
-  if (sources.size() == 1) options.url_reputation = sources.front();
-  if (sources.size() > 1) options.url_reputation = make_reputation_aggregate(std::move(sources));
+// Logs which providers the serve flags configured (never their keys).
+void log_providers(const adapters::ProviderFlags& flags, const Options& options) {
   LogLine(LogLevel::kNotice, "providers")
       .field("ai_model", options.ai_provider ? flags.ai_model : std::string("none"))
       .field("safe_browsing", flags.safe_browsing_key.empty() ? "off" : "on")
       .field("urlhaus", flags.urlhaus_url.empty() ? "off" : "on");
-  return {};
 }
 
 Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
@@ -223,9 +197,20 @@ int serve(const ServeFlags& flags) {
   }
   // One OCR engine per worker of the file scan pool (below).
   Options options{.data_dir = flags.data_dir, .ocr_engines = flags.workers};
-  if (Status s = configure_providers(flags, options); !s.ok()) {
+  if (Status s = adapters::configure_providers(flags.providers, options); !s.ok()) {
     std::fprintf(stderr, "scamcheckd: %s\n", s.message().c_str());
     return kExitUsage;
+  }
+  log_providers(flags.providers, options);
+  // The services' answers outlive the process in the store; the feed files
+  // are asked on every report.
+  if (options.url_reputation)
+    options.reputation_store = std::make_shared<StoredReputations>(**store);
+  std::shared_ptr<Feeds> feeds;
+  if (!flags.feeds_dir.empty()) {
+    feeds = std::make_shared<Feeds>(flags.feeds_dir);
+    feeds->start();
+    options.local_reputation = feeds;
   }
   auto analyzer = Analyzer::create(options);
   if (!analyzer.ok()) {
@@ -236,9 +221,7 @@ int serve(const ServeFlags& flags) {
   auto catalog = Catalog::load();
   if (!catalog.ok()) return fail(catalog.status());
 
-  Feeds feeds(flags.feeds_dir);
-  feeds.start();
-  App app(**analyzer, **store, *catalog, feeds, AppOptions{.retain_content = flags.retain_content});
+  App app(**analyzer, **store, *catalog, AppOptions{.retain_content = flags.retain_content});
   // Image and document scans run on their own bounded pool (file_scans.h).
   init_form_parser();
   const unsigned scan_workers =
@@ -334,22 +317,7 @@ int run(int argc, char** argv) {
       ->add_flag("--retain-content", flags.retain_content,
                  "Store the submitted content with each report (default: only the report)")
       ->envname("SCAMCHECK_RETAIN_CONTENT");
-  opt("--ai-url", flags.ai_url, "SCAMCHECK_AI_URL",
-      "OpenAI-compatible chat-completions endpoint (base URL, .../v1 or .../chat/completions); "
-      "without it reports are heuristic (model_used heuristic-fallback)");
-  opt("--ai-key", flags.ai_key, "SCAMCHECK_AI_KEY",
-      "AI provider API key, sent as a Bearer token (prefer the environment variable)");
-  opt("--ai-model", flags.ai_model, "SCAMCHECK_AI_MODEL",
-      "AI provider model (needed with --ai-url)");
-  opt("--safe-browsing-key", flags.safe_browsing_key, "SCAMCHECK_SAFE_BROWSING_KEY",
-      "Google Safe Browsing v4 API key: report URLs are looked up there (default: off)");
-  opt("--safe-browsing-url", flags.safe_browsing_url, "SCAMCHECK_SAFE_BROWSING_URL",
-      "Safe Browsing API base URL (default https://safebrowsing.googleapis.com)");
-  opt("--urlhaus-url", flags.urlhaus_url, "SCAMCHECK_URLHAUS_URL",
-      "URLhaus API base URL, e.g. https://urlhaus-api.abuse.ch: report URLs are looked up there "
-      "(default: off)");
-  opt("--urlhaus-key", flags.urlhaus_key, "SCAMCHECK_URLHAUS_KEY",
-      "URLhaus Auth-Key (prefer the environment variable)");
+  adapters::add_provider_flags(*serve_cmd, flags.providers);
   opt("--workflow-url", flags.workflow_url, "SCAMCHECK_WORKFLOW_URL",
       "Automation workflow URL: new checks are POSTed there and answered through "
       "/api/webhooks/analysis-result/{secret} (default: analyse locally)");

@@ -57,13 +57,9 @@ Result<Report> ServerMcpContext::scan(const Analyzer& analyzer,
     return report;
   }
   std::optional<StoredReport::UrlCacheEntry> cache_entry;
-  if (cached) {
-    apply_cached_reputations(*cached, &*report);
-  } else {
-    app_.feeds().annotate(&*report);
-    if (request.kind == Kind::kUrl) {
-      cache_entry = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
-    }
+  set_cached(&*report, cached.has_value());
+  if (!cached && request.kind == Kind::kUrl) {
+    cache_entry = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
   }
   if (Status stored = store(*report, request, counted, day, std::move(cache_entry)); !stored.ok()) {
     give_back();

@@ -1,7 +1,7 @@
 // The MCP caller as scamcheckd sees it (common/mcp_context.h): the user of
 // the bearer token that sent the request. Tool scans run through the same
 // pipeline as POST /api/v1/scan — the URL cache, the user's DailyQuota
-// bucket, the reputation feeds and the durable store — so a scan through
+// bucket and the durable store — so a scan through
 // MCP is one of the user's reports, counted once, listed by
 // GET /api/v1/reports (CONTRACT §5).
 //

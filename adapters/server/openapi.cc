@@ -86,8 +86,8 @@ constexpr Component kSchemas[] = {
     "host": {"type": "string"},
     "registrable_domain": {"type": "string"},
     "reputation": {"type": "string", "enum": ["unknown", "clean", "malicious"],
-                   "description": "malicious when the URL, its host or its registrable domain is in a feed of --feeds-dir."},
-    "cached": {"type": "boolean", "description": "The reputation came from the 24-hour cache."}
+                   "description": "malicious when the URL or its host (or a parent domain of it) is in a feed of --feeds-dir, or a configured reputation service (Safe Browsing, URLhaus) lists it; clean when a service checked it and does not. Answers of the services are reused for 24 hours."},
+    "cached": {"type": "boolean", "description": "true when this report answers a repeated identical URL scan (kind url, same trimmed content, same user) from the 24-hour cache; such a scan is not counted. false on every counted scan."}
   }})"},
     {"ReportList", R"({
   "type": "object", "required": ["data", "next_cursor"],

@@ -75,6 +75,13 @@ class Query {
 
   const Status& status() const { return status_; }
 
+  // Ready to run again with new bindings.
+  void reset() {
+    if (stmt_ == nullptr) return;
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+
   Query& bind(int i, std::int64_t v) {
     if (stmt_) sqlite3_bind_int64(stmt_, i, v);
     return *this;

@@ -16,6 +16,7 @@
 
 #include "embedded_files.h"
 #include "ids.h"
+#include "logging.h"
 #include "sqlite_db.h"
 
 namespace scamcheck::server {
@@ -405,6 +406,51 @@ class SqliteStore final : public Store, public sqlite::Executor {
     });
     if (!status.ok()) return status;
     return json;
+  }
+
+  Result<std::vector<std::optional<StoredReputation>>> reputations_get(
+      const std::vector<Sha256>& keys, std::int64_t not_before) override {
+    std::vector<std::optional<StoredReputation>> found(keys.size());
+    Status status = read([&](Connection& c) -> Status {
+      Query q(c,
+              "SELECT reputation, checked_at FROM url_reputations WHERE url_key = ? AND "
+              "checked_at >= ?");
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        q.reset();
+        q.bind(1, keys[i]).bind(2, not_before);
+        const int rc = q.step();
+        if (rc == SQLITE_ROW) found[i] = StoredReputation{q.text(0), q.int64(1)};
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE) return q.status();
+      }
+      return {};
+    });
+    if (!status.ok()) return status;
+    return found;
+  }
+
+  void reputations_put(std::vector<std::pair<Sha256, std::string>> answers, std::int64_t now,
+                       std::int64_t not_before) override {
+    auto shared = std::make_shared<decltype(answers)>(std::move(answers));
+    enqueue(
+        [shared, now, not_before](Connection& c) -> Status {
+          Query q(c,
+                  "INSERT INTO url_reputations (url_key, reputation, checked_at) VALUES (?, ?, ?) "
+                  "ON CONFLICT (url_key) DO UPDATE SET reputation = excluded.reputation, "
+                  "checked_at = excluded.checked_at");
+          for (const auto& [key, reputation] : *shared) {
+            q.reset();
+            q.bind(1, key).bind(2, reputation).bind(3, now);
+            if (Status s = q.run(); !s.ok()) return s;
+          }
+          Query purge(c, "DELETE FROM url_reputations WHERE checked_at < ?");
+          purge.bind(1, not_before);
+          return purge.run();
+        },
+        [](Status status) {
+          if (!status.ok()) {
+            LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
+          }
+        });
   }
 
   void flush() override {

@@ -286,6 +286,21 @@ class Store {
   virtual Result<std::optional<std::string>> url_cache_get(std::int64_t user_id, const Sha256& key,
                                                            std::int64_t not_before) = 0;
 
+  // Answers of the URL reputation services, shared by every user and keyed
+  // by the SHA-256 of the URL: for each key, the answer given at or after
+  // `not_before` (Unix seconds), or nullopt.
+  struct StoredReputation {
+    std::string reputation;  // "malicious", "clean", "unknown"
+    std::int64_t checked_at = 0;
+  };
+  virtual Result<std::vector<std::optional<StoredReputation>>> reputations_get(
+      const std::vector<Sha256>& keys, std::int64_t not_before) = 0;
+  // Keeps fresh answers, checked at `now`, and drops those older than
+  // `not_before`. Best effort and asynchronous: a failed write is only a
+  // missed cache entry.
+  virtual void reputations_put(std::vector<std::pair<Sha256, std::string>> answers,
+                               std::int64_t now, std::int64_t not_before) = 0;
+
   // The check API's storage (checks, jobs, usage, webhook secrets,
   // questionnaire responses).
   virtual CheckStore& checks() = 0;

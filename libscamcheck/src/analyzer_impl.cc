@@ -149,7 +149,9 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
     a->reputation_ = options.url_reputation;
     a->reputation_cache_ = std::make_unique<ReputationCache>(
         std::chrono::seconds(options.reputation_cache_seconds), options.reputation_cache_entries);
+    a->reputation_store_ = options.reputation_store;
   }
+  a->local_reputation_ = options.local_reputation;
   return std::unique_ptr<Analyzer>(std::move(a));
 }
 
@@ -244,7 +246,16 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
     }
   }
   attachments_->check(email, findings);
-  mail_->apply(findings, headers_->verified_brand_sender(email));
+  // How many different sites the mail links to: a digest links to many, a
+  // scam to the one page it wants visited.
+  std::vector<std::string_view> sites;
+  for (const UrlInfo& u : report.urls) {
+    const std::string_view site = u.registrable_domain.empty() ? u.host : u.registrable_domain;
+    if (!site.empty() && std::find(sites.begin(), sites.end(), site) == sites.end()) {
+      sites.push_back(site);
+    }
+  }
+  mail_->apply(findings, headers_->verified_brand_sender(email), sites.size());
   keep_first_of_each_url(report.urls);  // however often the message repeats it
   return {};
 }
@@ -330,8 +341,8 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
     return f.end <= f.start || f.end > text_of(f.location).size();
   });
   std::vector<EvidenceText> texts;  // only needed for provider answers
-  if (reputation_ || ai_) texts = evidence_texts(kind, analysed, email);
-  if (reputation_) check_reputation(texts, *findings, report);
+  if (has_reputation() || ai_) texts = evidence_texts(kind, analysed, email);
+  if (has_reputation()) check_reputation(texts, *findings, report);
 
   const Score score = with_reputation(
       model_
@@ -531,39 +542,44 @@ std::vector<EvidenceText> AnalyzerImpl::evidence_texts(Kind kind, std::string_vi
   return texts;
 }
 
+namespace {
+
+// `source`'s answers for `urls`, or nullopt when it cannot answer (a source
+// that throws or answers the wrong number of URLs cannot).
+std::optional<std::vector<Reputation>> ask_source(const UrlReputation& source,
+                                                  const std::vector<std::string>& urls) {
+  Result<std::vector<Reputation>> answers = Status::internal("no answer");
+  try {
+    answers = source.lookup(urls);
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (!answers.ok() || answers->size() != urls.size()) return std::nullopt;
+  return std::move(answers).value();
+}
+
+}  // namespace
+
 void AnalyzerImpl::check_reputation(const std::vector<EvidenceText>& texts, Findings& findings,
                                     Report& report) const {
-  std::vector<std::string> ask;
-  std::vector<std::size_t> asked;  // index into report.urls of each URL in `ask`
-  for (std::size_t i = 0; i < std::min(report.urls.size(), kMaxReputationUrls); ++i) {
-    UrlInfo& u = report.urls[i];
-    if (std::optional<Reputation> r = reputation_cache_->get(u.url)) {
-      u.reputation = *r;
-      u.cached = true;
-      counters_.reputation_cache_hits.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      ask.push_back(u.url);
-      asked.push_back(i);
-    }
-  }
-  if (!ask.empty()) {
-    counters_.reputation_lookups.fetch_add(1, std::memory_order_relaxed);
-    Result<std::vector<Reputation>> answers = Status::internal("no answer");
-    try {
-      answers = reputation_->lookup(ask);
-    } catch (...) {
-      answers = Status::internal("the reputation source threw");
-    }
-    if (answers.ok() && answers->size() == ask.size()) {
-      for (std::size_t k = 0; k < ask.size(); ++k) {
-        report.urls[asked[k]].reputation = (*answers)[k];
-        reputation_cache_->put(ask[k], (*answers)[k]);
+  const std::size_t n = std::min(report.urls.size(), kMaxReputationUrls);
+  std::vector<std::size_t> remote;  // URLs the local lists do not name
+  if (local_reputation_ && n > 0) {
+    std::vector<std::string> urls;
+    for (std::size_t i = 0; i < n; ++i) urls.push_back(report.urls[i].url);
+    const auto listed = ask_source(*local_reputation_, urls);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (listed && (*listed)[i] == Reputation::kMalicious) {
+        report.urls[i].reputation = Reputation::kMalicious;
+      } else {
+        remote.push_back(i);
       }
-    } else {
-      // Not cached: the next report asks again.
-      counters_.reputation_failures.fetch_add(1, std::memory_order_relaxed);
     }
+  } else {
+    for (std::size_t i = 0; i < n; ++i) remote.push_back(i);
   }
+  if (reputation_ && !remote.empty()) remote_reputations(remote, report);
+
   if (texts_->find(kMaliciousUrlKey) == nullptr) return;  // a data pack without the key
   for (const UrlInfo& u : report.urls) {
     if (u.reputation != Reputation::kMalicious) continue;
@@ -578,9 +594,73 @@ void AnalyzerImpl::check_reputation(const std::vector<EvidenceText>& texts, Find
   }
 }
 
+void AnalyzerImpl::remote_reputations(const std::vector<std::size_t>& asked, Report& report) const {
+  const auto answer = [&report](std::size_t i, Reputation reputation, bool cached) {
+    report.urls[i].reputation = reputation;
+    report.urls[i].cached = cached;
+  };
+  std::vector<std::size_t> missing;
+  for (std::size_t i : asked) {
+    if (std::optional<Reputation> r = reputation_cache_->get(report.urls[i].url)) {
+      answer(i, *r, true);
+      counters_.reputation_cache_hits.fetch_add(1, std::memory_order_relaxed);
+    } else {
+      missing.push_back(i);
+    }
+  }
+  const auto urls_of = [&report](const std::vector<std::size_t>& at) {
+    std::vector<std::string> urls;
+    for (std::size_t i : at) urls.push_back(report.urls[i].url);
+    return urls;
+  };
+  if (reputation_store_ && !missing.empty()) {
+    const std::vector<std::string> urls = urls_of(missing);
+    std::vector<std::optional<ReputationStore::Entry>> stored;
+    try {
+      stored = reputation_store_->get(urls, reputation_cache_->ttl().count());
+    } catch (...) {
+      stored.clear();
+    }
+    std::vector<std::size_t> still;
+    const auto now = ReputationCache::Clock::now();
+    for (std::size_t k = 0; k < missing.size(); ++k) {
+      if (k < stored.size() && stored[k]) {
+        answer(missing[k], stored[k]->reputation, true);
+        reputation_cache_->put(urls[k], stored[k]->reputation,
+                               now - std::chrono::seconds(stored[k]->age_seconds));
+        counters_.reputation_cache_hits.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        still.push_back(missing[k]);
+      }
+    }
+    missing = std::move(still);
+  }
+  if (missing.empty()) return;
+  counters_.reputation_lookups.fetch_add(1, std::memory_order_relaxed);
+  const std::vector<std::string> urls = urls_of(missing);
+  const auto answers = ask_source(*reputation_, urls);
+  if (!answers) {
+    // Not cached: the next report asks again.
+    counters_.reputation_failures.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  for (std::size_t k = 0; k < missing.size(); ++k) {
+    answer(missing[k], (*answers)[k], false);
+    reputation_cache_->put(urls[k], (*answers)[k]);
+  }
+  if (reputation_store_) {
+    try {
+      reputation_store_->put(urls, *answers);
+    } catch (...) {
+      // Only a missed cache entry.
+    }
+  }
+}
+
 Score AnalyzerImpl::with_reputation(Score score, const Findings& findings) const {
-  if (!reputation_ || std::none_of(findings.begin(), findings.end(),
-                                   [](const Finding& f) { return f.key == kMaliciousUrlKey; })) {
+  if (!has_reputation() || std::none_of(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.key == kMaliciousUrlKey;
+      })) {
     return score;
   }
   const Score rules = scorer_->score(findings);
@@ -699,7 +779,7 @@ ProviderStats AnalyzerImpl::provider_stats() const {
   stats.ai_failures = counters_.ai_failures.load(std::memory_order_relaxed);
   stats.ai_skipped = counters_.ai_skipped.load(std::memory_order_relaxed);
   stats.ai_signals_dropped = counters_.ai_signals_dropped.load(std::memory_order_relaxed);
-  stats.reputation_configured = reputation_ != nullptr;
+  stats.reputation_configured = has_reputation();
   stats.reputation_lookups = counters_.reputation_lookups.load(std::memory_order_relaxed);
   stats.reputation_cache_hits = counters_.reputation_cache_hits.load(std::memory_order_relaxed);
   stats.reputation_failures = counters_.reputation_failures.load(std::memory_order_relaxed);

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/test_http_server.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -158,6 +160,31 @@ TEST_CASE("usage errors exit 64") {
   CHECK(run_cli("--threads 0 --jsonl", "").exit_code == 64);
   CHECK(run_cli("--jsonl --format text", "").exit_code == 64);
   CHECK(run_cli("--data-dir /nonexistent/scamcheck", kSafe).exit_code == 64);
+  CHECK(run_cli("--ai-url http://127.0.0.1:9/v1", kSafe).exit_code == 64);  // no --ai-model
+  CHECK(run_cli("--safe-browsing-url http://127.0.0.1:9", kSafe).exit_code == 64);
+}
+
+TEST_CASE("--urlhaus-url: a listed URL is a signal quoting the URL") {
+  // A stand-in of the URLhaus API (POST /v1/url/, url=...).
+  scamcheck::testing::TestHttpServer urlhaus([](const scamcheck::testing::TestRequest& r) {
+    const bool listed = r.body.find("listed-evil") != std::string::npos;
+    return scamcheck::testing::TestResponse{
+        200, listed ? R"({"query_status":"ok"})" : R"({"query_status":"no_results"})"};
+  });
+  const std::string text = "Your parcel waits: https://listed-evil.example.org/track";
+  const Run run = run_cli("--urlhaus-url " + urlhaus.url() + " -", text);
+  CHECK(run.exit_code == 2);
+  simdjson::dom::parser parser;
+  simdjson::dom::element report = parser.parse(run.out);
+  bool found = false;
+  for (simdjson::dom::element s : report["signals"].get_array()) {
+    if (std::string_view(s["key"]) == "known_malicious_url") {
+      found = true;
+      CHECK(std::string_view(s["evidence"]) == "https://listed-evil.example.org/track");
+    }
+  }
+  CHECK(found);
+  CHECK(std::string_view(report["urls"].at(0)["reputation"]) == "malicious");
 }
 
 TEST_CASE("--help and --version exit 0") {

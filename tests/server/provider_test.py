@@ -13,6 +13,7 @@ import argparse
 import http.server
 import json
 import os
+import sqlite3
 import sys
 import threading
 import unittest
@@ -32,6 +33,7 @@ class Standins:
     def __init__(self):
         self.mode = "answer"  # or "fail" (HTTP 500)
         self.authorizations = []
+        self.urlhaus_asked = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -41,6 +43,7 @@ class Standins:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 if self.path == "/v1/url/":
                     url = urllib.parse.parse_qs(body.decode())["url"][0]
+                    outer.urlhaus_asked.append(url)
                     listed = "listed-evil" in url
                     return self.reply(200, {"query_status": "ok" if listed else "no_results"})
                 if self.path != "/v1/chat/completions":
@@ -143,6 +146,28 @@ class ProviderTest(unittest.TestCase):
 
     def test_3_key_never_logged(self):
         self.assertNotIn(SECRET, self.server.read_log())
+
+    def test_4_reputation_answers_outlive_a_restart(self):
+        url = "https://listed-evil.example.top/cached-login"
+        text = "Your parcel is held: pay the fee at " + url + " today."
+        _, _, _, first = self.server.scan(self.token, content=text)
+        self.assertEqual(self.standins.urlhaus_asked.count(url), 1)
+        self.assertEqual(first["urls"][0]["reputation"], "malicious")
+        self.assertFalse(first["urls"][0]["cached"])  # a counted scan is never "cached"
+        # A new process on the same database: the answer comes from the store.
+        self.assertEqual(self.server.stop(), 0)
+        self.server.start()
+        code, h, _, again = self.server.scan(self.token, content=text)
+        self.assertEqual(code, 200)
+        self.assertEqual(self.standins.urlhaus_asked.count(url), 1)  # not asked again
+        self.assertEqual(again["urls"][0]["reputation"], "malicious")
+        self.assertIn("known_malicious_url", {s["key"] for s in again["signals"]})
+        self.assertFalse(again["urls"][0]["cached"])
+        # The answers are keyed by a SHA-256 digest: the table holds no URL.
+        with sqlite3.connect(self.server.db) as db:
+            rows = db.execute("SELECT url_key, reputation FROM url_reputations").fetchall()
+        self.assertIn("malicious", {r[1] for r in rows})
+        self.assertTrue(all(isinstance(r[0], bytes) and len(r[0]) == 32 for r in rows))
 
 
 def main():

@@ -530,6 +530,12 @@ class Limits(unittest.TestCase, ProblemMixin):
         reps = {u["host"]: u["reputation"] for u in r["urls"]}
         self.assertEqual(reps.get("shop.bad-domain.example.com"), "malicious")
         self.assertEqual(reps.get("malware-drop.example.org"), "malicious")
+        # A listed URL is a signal, with the URL as written as its evidence.
+        listed = [s for s in r["signals"] if s["key"] == "known_malicious_url"]
+        self.assertEqual({s["evidence"] for s in listed},
+                         {"http://shop.bad-domain.example.com/x",
+                          "http://malware-drop.example.org/payload.exe"})
+        self.assertNotEqual(r["verdict"], "safe")
         _, _, _, r = SERVER.scan(token, "Visit https://fresh-phish.example.info/login now")
         self.assertEqual(r["urls"][0]["reputation"], "unknown")
         with open(os.path.join(SERVER.feeds, "added.txt"), "w") as f:

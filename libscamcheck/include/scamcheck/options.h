@@ -9,8 +9,9 @@
 
 namespace scamcheck {
 
-class AiProvider;     // scamcheck/providers.h
-class UrlReputation;  // scamcheck/providers.h
+class AiProvider;       // scamcheck/providers.h
+class UrlReputation;    // scamcheck/providers.h
+class ReputationStore;  // scamcheck/providers.h
 
 // Largest content analyze() accepts for kinds text, email and url, in
 // bytes (CONTRACT §1: 64 KiB).
@@ -106,6 +107,17 @@ struct Options {
   // marked UrlInfo::cached.
   int reputation_cache_seconds = 86'400;
   std::size_t reputation_cache_entries = 100'000;
+
+  // A second cache level under the memory cache of url_reputation's
+  // answers, e.g. the server's database, so answers outlive the process
+  // (default null: memory only).
+  std::shared_ptr<ReputationStore> reputation_store = nullptr;
+
+  // Lists the caller keeps itself, e.g. feed files it reloads: asked for
+  // every URL of every report, before url_reputation and never cached, so a
+  // changed list counts at once (default null). A URL that either source
+  // calls malicious is malicious.
+  std::shared_ptr<UrlReputation> local_reputation = nullptr;
 };
 
 }  // namespace scamcheck

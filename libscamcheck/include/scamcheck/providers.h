@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -158,6 +159,28 @@ SCAMCHECK_EXPORT Result<std::shared_ptr<UrlReputation>> make_urlhaus(UrlhausOpti
 // kUnknown; the lookup fails only if every source fails.
 SCAMCHECK_EXPORT std::shared_ptr<UrlReputation> make_reputation_aggregate(
     std::vector<std::shared_ptr<UrlReputation>> sources);
+
+// Keeps answers of Options::url_reputation beyond the analyzer's memory,
+// e.g. in a database that outlives the process or that several processes
+// share. The analyzer asks it for the URLs its memory cache misses, before
+// the source, and hands it every fresh answer of the source. Implementations
+// must be thread-safe; a store that cannot answer or keep an answer only
+// costs a lookup, never a report.
+class SCAMCHECK_EXPORT ReputationStore {
+ public:
+  struct Entry {
+    Reputation reputation = Reputation::kUnknown;
+    std::int64_t age_seconds = 0;  // how long ago the source gave it
+  };
+  virtual ~ReputationStore();
+  // One entry per URL, in the order given: the answer stored at most
+  // max_age_seconds ago, or nullopt.
+  virtual std::vector<std::optional<Entry>> get(const std::vector<std::string>& urls,
+                                                std::int64_t max_age_seconds) const = 0;
+  // Fresh answers of the source: urls[i] has reputations[i].
+  virtual void put(const std::vector<std::string>& urls,
+                   const std::vector<Reputation>& reputations) const = 0;
+};
 
 // ---- State, for health checks and metrics ----
 

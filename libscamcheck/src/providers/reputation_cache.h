@@ -26,6 +26,7 @@ class ReputationCache {
   std::optional<Reputation> get(const std::string& url, Clock::time_point now = Clock::now()) const;
   void put(const std::string& url, Reputation reputation, Clock::time_point now = Clock::now());
   std::size_t size() const;
+  std::chrono::seconds ttl() const { return ttl_; }
 
  private:
   struct Entry {

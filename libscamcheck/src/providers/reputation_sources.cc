@@ -13,6 +13,7 @@
 namespace scamcheck {
 
 UrlReputation::~UrlReputation() = default;
+ReputationStore::~ReputationStore() = default;
 
 namespace internal {
 namespace {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <map>
 
 #include "../../support/fake_providers.h"
 #include "providers/reputation_cache.h"
@@ -170,4 +171,121 @@ TEST_CASE("the reputation cache expires answers and keeps its size bound") {
   CHECK(cache.size() == 2);
   CHECK_FALSE(cache.get("a", t0).has_value());  // the oldest went first
   CHECK(cache.get("c", t0) == Reputation::kClean);
+}
+
+namespace {
+
+// An in-process ReputationStore: a map of URL -> (answer, age).
+class MapStore final : public ReputationStore {
+ public:
+  mutable std::map<std::string, Entry> entries;
+  mutable int gets = 0;
+  std::vector<std::optional<Entry>> get(const std::vector<std::string>& urls,
+                                        std::int64_t max_age_seconds) const override {
+    ++gets;
+    std::vector<std::optional<Entry>> out;
+    for (const std::string& u : urls) {
+      auto it = entries.find(u);
+      if (it != entries.end() && it->second.age_seconds <= max_age_seconds) {
+        out.push_back(it->second);
+      } else {
+        out.push_back(std::nullopt);
+      }
+    }
+    return out;
+  }
+  void put(const std::vector<std::string>& urls,
+           const std::vector<Reputation>& reputations) const override {
+    for (std::size_t i = 0; i < urls.size(); ++i) entries[urls[i]] = {reputations[i], 0};
+  }
+};
+
+// A local list: malicious for URLs containing `needle`; counts its calls.
+class ListSource final : public UrlReputation {
+ public:
+  std::string needle = "local-list.example";
+  mutable int calls = 0;
+  Result<std::vector<Reputation>> lookup(const std::vector<std::string>& urls) const override {
+    ++calls;
+    std::vector<Reputation> out;
+    for (const std::string& u : urls) {
+      out.push_back(u.find(needle) != std::string::npos ? Reputation::kMalicious
+                                                        : Reputation::kUnknown);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the reputation store is the second cache level and keeps fresh answers") {
+  UrlhausFixture f;
+  auto store = std::make_shared<MapStore>();
+  Options options;
+  options.url_reputation = f.source();
+  options.reputation_store = store;
+  const std::string content = "Pay the fee at https://listed-evil.example.top/fee today.";
+  {
+    auto first = Analyzer::create(options);
+    REQUIRE(first.ok());
+    auto report = (*first)->analyze(content, Kind::kText, "en");
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->urls[0].cached);
+  }
+  REQUIRE(store->entries.count("https://listed-evil.example.top/fee") == 1);
+  CHECK(store->entries.begin()->second.reputation == Reputation::kMalicious);
+  const int asked = f.server.requests();
+
+  // A new analyzer (a restarted process): the store answers, the source is not asked.
+  auto second = Analyzer::create(options);
+  REQUIRE(second.ok());
+  auto report = (*second)->analyze(content, Kind::kText, "en");
+  REQUIRE(report.ok());
+  CHECK(report->urls[0].reputation == Reputation::kMalicious);
+  CHECK(report->urls[0].cached);
+  CHECK(f.server.requests() == asked);
+  // Then its memory answers: the store is not asked again.
+  const int gets = store->gets;
+  REQUIRE((*second)->analyze(content, Kind::kText, "en").ok());
+  CHECK(store->gets == gets);
+
+  // An answer older than the cache time is asked again.
+  store->entries.clear();
+  store->entries["https://listed-evil.example.top/old"] = {Reputation::kClean, 90'000};
+  auto third = Analyzer::create(options);
+  REQUIRE(third.ok());
+  auto old = (*third)->analyze("see https://listed-evil.example.top/old", Kind::kText, "en");
+  REQUIRE(old.ok());
+  CHECK(old->urls[0].reputation == Reputation::kMalicious);
+  CHECK(f.server.requests() == asked + 1);
+}
+
+TEST_CASE("local lists are asked for every report, never cached, and make a signal") {
+  auto list = std::make_shared<ListSource>();
+  Options options;
+  options.local_reputation = list;
+  auto analyzer = Analyzer::create(options);
+  REQUIRE(analyzer.ok());
+  const std::string content = "Claim your refund at http://refund.local-list.example/claim";
+  for (int i = 0; i < 2; ++i) {
+    auto report = (*analyzer)->analyze(content, Kind::kText, "en");
+    REQUIRE(report.ok());
+    CHECK(report->urls[0].reputation == Reputation::kMalicious);
+    CHECK_FALSE(report->urls[0].cached);
+    bool found = false;
+    for (const Signal& s : report->signals) {
+      if (s.key == "known_malicious_url") {
+        found = true;
+        CHECK(s.evidence == "http://refund.local-list.example/claim");
+      }
+    }
+    CHECK(found);
+  }
+  CHECK(list->calls == 2);
+  // A changed list counts at once.
+  list->needle = "nothing-matches";
+  auto report = (*analyzer)->analyze(content, Kind::kText, "en");
+  REQUIRE(report.ok());
+  CHECK(report->urls[0].reputation == Reputation::kUnknown);
+  CHECK((*analyzer)->provider_stats().reputation_configured);
 }
