@@ -223,11 +223,12 @@ void run_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
 
 }  // namespace
 
-void handle_scan_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
-  FileScanPool* pool = app.file_scans();
-  const bool queued = pool != nullptr && pool->try_post([&app, exchange] {
+void post_exchange(FileScanPool* pool, App& app, const std::shared_ptr<Exchange>& exchange,
+                   void (*run)(App&, const std::shared_ptr<Exchange>&),
+                   std::string_view busy_detail) {
+  const bool queued = pool != nullptr && pool->try_post([&app, exchange, run] {
     try {
-      run_upload(app, exchange);
+      run(app, exchange);
     } catch (const std::exception& e) {
       // The router's guard covers the I/O thread only.
       LogLine(LogLevel::kError, "handler_exception")
@@ -240,9 +241,13 @@ void handle_scan_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
     }
   });
   if (queued) return;
-  Response r = problem(exchange->problem_context(app.catalog()), 503, "detail.uploads_busy");
+  Response r = problem(exchange->problem_context(app.catalog()), 503, busy_detail);
   r.set_header("Retry-After", std::to_string(kFileScanRetryAfter.count()));
   exchange->respond(std::move(r));
+}
+
+void handle_scan_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
+  post_exchange(app.file_scans(), app, exchange, run_upload, "detail.uploads_busy");
 }
 
 }  // namespace scamcheck::server

@@ -56,6 +56,13 @@ class FileScanPool {
   std::vector<std::thread> workers_;
 };
 
+// Runs `run(app, exchange)` on `pool` (a throw answers 500). When the pool
+// is null or its queue is full, answers 503 with `busy_detail` (a catalog
+// key) and Retry-After instead.
+void post_exchange(FileScanPool* pool, App& app, const std::shared_ptr<Exchange>& exchange,
+                   void (*run)(App&, const std::shared_ptr<Exchange>&),
+                   std::string_view busy_detail);
+
 // POST /api/v1/scan with a multipart/form-data body: fields `file`
 // (required), `kind` (image | document; else sniffed from the file's magic
 // bytes), `locale`, `source_app`. Called by handle_scan() on the I/O thread;

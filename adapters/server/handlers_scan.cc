@@ -152,24 +152,7 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   if (pool == nullptr) return run_scan(app, exchange);
   // The analysis may wait for an AI provider or a reputation service (up
   // to their timeouts): never on an I/O thread.
-  const bool queued = pool->try_post([&app, exchange] {
-    try {
-      run_scan(app, exchange);
-    } catch (const std::exception& e) {
-      // The router's guard covers the I/O thread only.
-      LogLine(LogLevel::kError, "handler_exception")
-          .field("request_id", exchange->request_id)
-          .field("error", e.what());
-      if (exchange->reply) {
-        exchange->respond(
-            problem(exchange->problem_context(app.catalog()), 500, "detail.internal"));
-      }
-    }
-  });
-  if (queued) return;
-  Response r = problem(ex.problem_context(app.catalog()), 503, "detail.unavailable");
-  r.set_header("Retry-After", std::to_string(kFileScanRetryAfter.count()));
-  ex.respond(std::move(r));
+  post_exchange(pool, app, exchange, run_scan, "detail.unavailable");
 }
 
 namespace {
