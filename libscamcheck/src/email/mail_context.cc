@@ -1,6 +1,7 @@
 #include "email/mail_context.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "util/json.h"
 
@@ -55,19 +56,42 @@ Result<std::unique_ptr<MailContext>> MailContext::load(
   };
   read_keys(context_only, "context_only", context->context_only_);
   read_keys(claims, "verified_sender_claims", context->verified_sender_claims_);
+  // Optional: how a mail linking to many different sites reads.
+  simdjson::dom::object spread;
+  if (!doc["link_spread"].get_object().get(spread)) {
+    std::int64_t min_sites = 0;
+    simdjson::dom::array link_keys;
+    if (spread["min_sites"].get_int64().get(min_sites) || min_sites < 0 ||
+        spread["link_strength"].get_double().get(context->spread_link_strength_) ||
+        spread["text_strength"].get_double().get(context->spread_text_strength_) ||
+        spread["link_keys"].get_array().get(link_keys) || context->spread_link_strength_ < 0 ||
+        context->spread_link_strength_ > 1 || context->spread_text_strength_ < 0 ||
+        context->spread_text_strength_ > 1) {
+      problems += name +
+                  ": link_spread needs integer min_sites >= 0, link_strength and "
+                  "text_strength in [0, 1] and array link_keys; ";
+    } else {
+      context->spread_min_sites_ = static_cast<std::size_t>(min_sites);
+      read_keys(link_keys, "link_spread.link_keys", context->link_keys_);
+    }
+  }
   if (!problems.empty()) return Status::invalid_argument(problems);
   return context;
 }
 
-void MailContext::apply(Findings& findings, bool verified_sender) const {
+void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites) const {
   std::erase_if(findings, [&](const Finding& f) {
     return verified_sender && f.location.rfind("header:", 0) != 0 &&
            verified_sender_claims_.count(f.key) > 0;
   });
+  const bool digest = spread_min_sites_ > 0 && linked_sites >= spread_min_sites_;
   for (Finding& f : findings) {
     auto it = strength_.find(f.key);
     if (it != strength_.end()) f.strength *= it->second;
     if (context_only_.count(f.key) > 0) f.requires_context = true;
+    if (digest && f.location.rfind("header:", 0) != 0) {
+      f.strength *= link_keys_.count(f.key) > 0 ? spread_link_strength_ : spread_text_strength_;
+    }
   }
   std::erase_if(findings, [](const Finding& f) { return f.strength <= 0; });
 }

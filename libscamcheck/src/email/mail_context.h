@@ -28,8 +28,12 @@ class MailContext {
   // those whose factor is 0, and marks the keys that count in mail only
   // next to a real sign as context (Finding::requires_context). With
   // `verified_sender`, also drops the body and subject findings that a
-  // verified brand sender makes truthfully (header findings stay).
-  void apply(Findings& findings, bool verified_sender) const;
+  // verified brand sender makes truthfully (header findings stay). A mail
+  // whose links go to `linked_sites` different sites, at least
+  // link_spread.min_sites of them, is a digest or newsletter: what its
+  // links look like is scaled by link_spread.link_strength and the other
+  // signs of its body by link_spread.text_strength (header findings stay).
+  void apply(Findings& findings, bool verified_sender, std::size_t linked_sites = 0) const;
 
   // Multiplies the strength of what a link to the sender's own site says.
   double sender_site_strength() const { return sender_site_strength_; }
@@ -39,6 +43,11 @@ class MailContext {
   double sender_site_strength_ = 1;
   std::set<std::string, std::less<>> context_only_;
   std::set<std::string, std::less<>> verified_sender_claims_;
+  // link_spread (optional; min_sites 0 = off).
+  std::size_t spread_min_sites_ = 0;
+  double spread_link_strength_ = 1;
+  double spread_text_strength_ = 1;
+  std::set<std::string, std::less<>> link_keys_;
 };
 
 }  // namespace scamcheck::internal
