@@ -18,6 +18,7 @@ packages=(
   # adapters
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
+  libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
   # tests and benchmarks
   doctest-dev libbenchmark-dev
   tesseract-ocr imagemagick qrencode fonts-dejavu-core time   # test images, OCR benchmark

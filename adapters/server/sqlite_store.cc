@@ -23,12 +23,19 @@ namespace scamcheck::server {
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
-// WAL size (pages) from which a background checkpoint is started.
-constexpr int kCheckpointPages = 1000;
+// WAL size (pages, 16 MiB) from which a background checkpoint is started:
+// rarer checkpoints copy a page rewritten by many commits (an index page)
+// once.
+constexpr int kCheckpointPages = 4000;
 // Group commit: a commit of fewer than kBatchTarget writes first waits
 // kBatchWindow for more to arrive (adds at most that to a scan's latency).
-constexpr std::size_t kBatchTarget = 32;
-constexpr std::chrono::microseconds kBatchWindow{250};
+// Fuller commits write each index page once for many reports: at 64
+// connections a 1 ms window cost the writer and checkpointer threads about
+// 6 µs less CPU per scan than 0.25 ms (benchmarks/server/README.md). A lone
+// write waits too: the writer cannot tell whether more are coming, and 1 ms
+// is small beside a network round trip.
+constexpr std::size_t kBatchTarget = 64;
+constexpr std::chrono::microseconds kBatchWindow{1000};
 
 using sqlite::Connection;
 using sqlite::Query;
