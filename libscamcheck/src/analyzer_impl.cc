@@ -35,6 +35,9 @@ namespace {
 // A finding only counts as context for phone numbers, IBANs and the like
 // when it has real weight of its own.
 constexpr double kContextMinWeight = 10;
+// The rules-only score from which a text is at least suspicious even when
+// the model finds it safe (score_with_model).
+constexpr int kTextRulesFloor = 50;
 
 // One entry per URL, in order of first appearance.
 void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
@@ -412,7 +415,20 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   // The model's evidence only for a warning it backs: on a safe verdict a
   // "suspicious wording" signal would contradict the verdict.
   if (p >= c.t_suspicious) model::add_model_evidence(features, *model_, findings);
-  return scorer_->score_calibrated(findings, p, c.t_suspicious, c.t_danger);
+  Score score = scorer_->score_calibrated(findings, p, c.t_suspicious, c.t_danger);
+  if (kind == Kind::kText && score.verdict == Verdict::kSafe) {
+    // A text the rules alone find clearly suspicious stays at least
+    // suspicious: the SMS corpora the model learned from hold few of some
+    // tricks the rules know (a child's "new number", gift cards, a
+    // forwarded code), and on text the rules rarely misfire.
+    const Score rules = scorer_->score(findings);
+    if (rules.risk_score >= kTextRulesFloor) {
+      score.verdict = Verdict::kSuspicious;
+      score.risk_score = std::clamp(rules.risk_score, 30, 69);
+      score.confidence = std::clamp(rules.confidence, 50, 80);
+    }
+  }
+  return score;
 }
 
 Result<model::FeatureSet> AnalyzerImpl::model_features(std::string_view content, Kind kind) const {

@@ -13,14 +13,18 @@
 //     the number in their id, tests/fixtures/email/*/ by sorted file name),
 //     so that German and modern legitimate messages are represented; the
 //     odd-numbered half stays held out for evaluation.
-// Then: k-fold cross-fitting gives out-of-fold raw scores, which fit the
-// per-kind Platt calibration and the verdict thresholds (at most a target
-// false-positive rate on the out-of-fold ham); the final weights come from
-// all the data. Deterministic: the same data and flags give the same bytes.
+// Then: k-fold cross-fitting, repeated with different fold assignments,
+// gives out-of-fold raw scores (a URL built from a host or taken from a mail
+// shares the fold of its source), which fit the per-kind Platt calibration
+// and the verdict thresholds (at most a target false-positive rate on the
+// out-of-fold ham); the final weights come from all the data.
+// Deterministic: the same data and flags give the same bytes.
 //
 // Usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]
 //                        [--hash-bits N] [--epochs N] [--learning-rate X]
-//                        [--l2 X] [--seed N] [--folds N] [--threads N]
+//                        [--l2 X] [--seed N] [--folds N] [--repeats N]
+//                        [--fpr-text X] [--fpr-email X] [--fpr-url X]
+//                        [--source-weight NAME[+|-]=X] [--threads N]
 // Exit status: 0 written, 64 usage, 65 unreadable data, 70 internal error,
 // 73 cannot write the output.
 
@@ -116,7 +120,13 @@ struct Args {
   std::string out_dir = SCAMCHECK_SOURCE_DIR "/libscamcheck/data/model";
   model::TrainOptions train;
   std::uint32_t folds = 4;
+  std::uint32_t repeats = 3;
   unsigned threads = 2;
+  std::map<std::string, float> source_weight;  // --source-weight NAME=X
+  // Target false-positive rates on the out-of-fold ham, per kind (text,
+  // email, url), for "suspicious"; "danger" at a quarter of that.
+  std::array<double, 3> suspicious_fpr = {0.004, 0.006, 0.02};
+  Args() { train.hash_bits = 20; }
 };
 
 // A training input before featurization.
@@ -125,12 +135,18 @@ struct Item {
   Kind kind = Kind::kText;
   std::string text;
   float label = 0;
+  // Decides the cross-fitting fold (empty: the text). A URL built from a
+  // `domains` host or taken from a mail shares the fold of its source, so
+  // that no out-of-fold score was fitted on the same host or mail.
+  std::string fold_key;
 };
 
 void usage(std::ostream& out) {
   out << "usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]\n"
          "                       [--hash-bits N] [--epochs N] [--learning-rate X] [--l2 X]\n"
-         "                       [--seed N] [--folds N] [--threads N]\n";
+         "                       [--seed N] [--folds N] [--repeats N] [--fpr-text X]\n"
+         "                       [--fpr-email X] [--fpr-url X] [--source-weight NAME[+|-]=X]\n"
+         "                       [--threads N]\n";
 }
 
 int parse_args(int argc, char** argv, Args& args) {
@@ -167,8 +183,19 @@ int parse_args(int argc, char** argv, Args& args) {
       args.train.l2 = std::strtod(value.c_str(), nullptr);
     } else if (arg == "--seed" && number) {
       args.train.seed = n;
+    } else if (arg == "--repeats" && number && n >= 1 && n <= 10) {
+      args.repeats = static_cast<std::uint32_t>(n);
     } else if (arg == "--folds" && number && n >= 2 && n <= 10) {
       args.folds = static_cast<std::uint32_t>(n);
+    } else if (arg == "--source-weight" && value.find('=') != std::string::npos &&
+               std::strtod(value.c_str() + value.find('=') + 1, nullptr) > 0) {
+      args.source_weight[value.substr(0, value.find('='))] =
+          static_cast<float>(std::strtod(value.c_str() + value.find('=') + 1, nullptr));
+    } else if ((arg == "--fpr-text" || arg == "--fpr-email" || arg == "--fpr-url") &&
+               std::strtod(value.c_str(), nullptr) > 0 &&
+               std::strtod(value.c_str(), nullptr) < 0.2) {
+      const std::size_t slot = arg == "--fpr-text" ? 0 : arg == "--fpr-email" ? 1 : 2;
+      args.suspicious_fpr[slot] = std::strtod(value.c_str(), nullptr);
     } else if (arg == "--threads" && number && n >= 1 && n <= 64) {
       args.threads = static_cast<unsigned>(n);
     } else {
@@ -214,7 +241,7 @@ void add_ham_links(const Record& r, std::vector<Item>& items, std::set<std::stri
       std::string url = part.text.substr(link.start, link.end - link.start);
       if (url.size() < 8 || url.size() > 300 || url.find('@') != std::string::npos) continue;
       if (!seen.insert(url).second) continue;
-      items.push_back(Item{"spamassassin_ham_links", Kind::kUrl, std::move(url), 0});
+      items.push_back(Item{"spamassassin_ham_links", Kind::kUrl, std::move(url), 0, r.text});
       ++taken;
     }
   }
@@ -245,8 +272,8 @@ bool collect(const Args& args, std::vector<Item>& items, std::map<std::string, s
       if (std::string_view(c.name) == "domains" && r.label == Label::kHam) {
         if (host_no++ % 2 == 0) {
           const std::size_t k = fnv1a(r.text) % std::size(kSitePaths);
-          items.push_back(
-              Item{"domains_ham_urls", Kind::kUrl, "https://" + r.text + kSitePaths[k], 0.0f});
+          items.push_back(Item{"domains_ham_urls", Kind::kUrl, "https://" + r.text + kSitePaths[k],
+                               0.0f, r.text});
         }
       }
       if (std::string_view(c.name) == "spamassassin" && r.label == Label::kHam) {
@@ -400,7 +427,14 @@ int main(int argc, char** argv) {
       auto features = analyzer.model_features(items[i].text, items[i].kind);
       if (!features.ok()) continue;
       examples[i] = model::Example::from(*features, args.train.hash_bits, items[i].label);
-      examples[i].fold = fnv1a(items[i].text) % args.folds;
+      // "NAME" weighs every example of a source, "NAME+" its positives,
+      // "NAME-" its ham.
+      for (const std::string& key :
+           {items[i].source, items[i].source + (items[i].label > 0.5f ? "+" : "-")}) {
+        if (auto w = args.source_weight.find(key); w != args.source_weight.end()) {
+          examples[i].weight = w->second;
+        }
+      }
       ok[i] = 1;
     }
   };
@@ -422,29 +456,47 @@ int main(int argc, char** argv) {
     items = std::move(kept_items);
   }
 
-  // Out-of-fold raw scores.
-  std::vector<double> oof(examples.size());
-  for (std::uint32_t f = 0; f < args.folds; ++f) {
-    const std::vector<float> w = model::train_logistic(examples, args.train, static_cast<int>(f));
+  // Out-of-fold raw scores, from `repeats` different fold assignments: the
+  // thresholds sit among the few highest-scored ham, and the scores one set
+  // of folds gives them move with which examples happen to share a fold.
+  // The calibration and thresholds are fitted on every repeat's scores.
+  std::vector<std::vector<double>> oof(args.repeats, std::vector<double>(examples.size()));
+  for (std::uint32_t r = 0; r < args.repeats; ++r) {
     for (std::size_t i = 0; i < examples.size(); ++i) {
-      if (examples[i].fold == f) oof[i] = model::raw_score(w, examples[i]);
+      std::uint32_t h = fnv1a(items[i].fold_key.empty() ? items[i].text : items[i].fold_key);
+      if (r > 0) {
+        // The low bits of FNV-1a do not mix: a salt appended to the text
+        // would only relabel the same folds. A finalizer step does.
+        h += 0x9e3779b9u * r;
+        h ^= h >> 16;
+        h *= 0x85ebca6bu;
+        h ^= h >> 13;
+        h *= 0xc2b2ae35u;
+        h ^= h >> 16;
+      }
+      examples[i].fold = h % args.folds;
+    }
+    for (std::uint32_t f = 0; f < args.folds; ++f) {
+      const std::vector<float> w = model::train_logistic(examples, args.train, static_cast<int>(f));
+      for (std::size_t i = 0; i < examples.size(); ++i) {
+        if (examples[i].fold == f) oof[r][i] = model::raw_score(w, examples[i]);
+      }
     }
   }
 
-  // Per kind: Platt scaling and thresholds on the out-of-fold scores.
-  // Target false-positive rates on the out-of-fold ham, per kind (text,
-  // email, url): suspicious, then danger.
-  constexpr double kSuspiciousFpr[3] = {0.004, 0.006, 0.012};
-  constexpr double kDangerFpr[3] = {0.0005, 0.001, 0.004};
+  // Per kind: Platt scaling and thresholds on the out-of-fold scores (the
+  // target false-positive rates of Args::suspicious_fpr on the ham).
   std::array<model::Calibration, 3> cal{};
-  std::vector<double> p(examples.size());
+  std::vector<double> p(examples.size());  // mean over the repeats, for the report
   for (std::size_t slot = 0; slot < 3; ++slot) {
     std::vector<double> z;
     std::vector<float> y;
-    for (std::size_t i = 0; i < examples.size(); ++i) {
-      if (model::kind_slot(items[i].kind) != slot) continue;
-      z.push_back(oof[i]);
-      y.push_back(examples[i].label);
+    for (const auto& scores : oof) {
+      for (std::size_t i = 0; i < examples.size(); ++i) {
+        if (model::kind_slot(items[i].kind) != slot) continue;
+        z.push_back(scores[i]);
+        y.push_back(examples[i].label);
+      }
     }
     const model::Platt platt = model::fit_platt(z, y);
     cal[slot].a = static_cast<float>(platt.a);
@@ -452,16 +504,32 @@ int main(int argc, char** argv) {
     std::vector<double> ham;
     for (std::size_t i = 0; i < examples.size(); ++i) {
       if (model::kind_slot(items[i].kind) != slot) continue;
-      p[i] = 1.0 / (1.0 + std::exp(-(platt.a * oof[i] + platt.b)));
-      if (examples[i].label < 0.5f) ham.push_back(p[i]);
+      p[i] = 0;
+      for (const auto& scores : oof) {
+        const double q = 1.0 / (1.0 + std::exp(-(platt.a * scores[i] + platt.b)));
+        p[i] += q / static_cast<double>(oof.size());
+        if (examples[i].label < 0.5f) ham.push_back(q);
+      }
     }
-    cal[slot].t_suspicious = threshold_for(ham, kSuspiciousFpr[slot], 0.05);
-    cal[slot].t_danger =
-        std::max(threshold_for(ham, kDangerFpr[slot], 0.5), cal[slot].t_suspicious + 0.01f);
+    cal[slot].t_suspicious = threshold_for(ham, args.suspicious_fpr[slot], 0.05);
+    cal[slot].t_danger = std::max(threshold_for(ham, args.suspicious_fpr[slot] / 4, 0.5),
+                                  cal[slot].t_suspicious + 0.01f);
     std::printf("kind %zu: n %zu  platt a %.4f b %.4f  t_suspicious %.4f  t_danger %.4f\n", slot,
                 z.size(), platt.a, platt.b, cal[slot].t_suspicious, cal[slot].t_danger);
   }
   report(items, p, cal);
+  if (const char* dump = std::getenv("SCAMCHECK_TRAIN_DUMP"); dump != nullptr) {
+    // For reading, not tuning: every out-of-fold probability, one a line
+    // (source, label, probability, the first bytes of the text).
+    std::ofstream d(dump, std::ios::binary);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::string t = items[i].text.substr(0, 120);
+      for (char& c : t) {
+        if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+      }
+      d << items[i].source << '\t' << items[i].label << '\t' << p[i] << '\t' << t << '\n';
+    }
+  }
   if (const char* show = std::getenv("SCAMCHECK_TRAIN_SHOW"); show != nullptr) {
     // For reading, not tuning: the out-of-fold ham scored highest and the
     // positives scored lowest of one source.
@@ -504,6 +572,28 @@ int main(int argc, char** argv) {
             "%s other %.2f (%zu) words %.2f (%zu) urls %.2f (%zu) p %.3f\n", records[r].id.c_str(),
             by_group[0], n_group[0], by_group[1], n_group[1], by_group[2], n_group[2],
             trained.probability(by_group[0] + by_group[1] + by_group[2], kind_of(records[r])));
+        if (std::getenv("SCAMCHECK_TRAIN_EXPLAIN_TOP") == nullptr) continue;
+        auto parsed = scamcheck::internal::parse_email(records[r].text);
+        std::vector<std::pair<double, std::string>> parts;
+        for (const auto& h : f->hits) {
+          const double c = weights[model::bucket(h.hash, args.train.hash_bits)] * h.value;
+          std::string what = "#" + std::to_string(h.hash);
+          if (h.field >= 0) {
+            const std::string& loc = f->locations[static_cast<std::size_t>(h.field)];
+            std::string_view t = kind_of(records[r]) == Kind::kEmail && parsed.ok()
+                                     ? parsed->text_of(loc)
+                                     : std::string_view(records[r].text);
+            what = loc + ":" +
+                   std::string(t.substr(h.start, std::min<std::size_t>(h.end - h.start, 50)));
+          }
+          parts.emplace_back(c, what);
+        }
+        std::sort(parts.begin(), parts.end());
+        for (std::size_t k = 0; k < parts.size() && k < 8; ++k)
+          std::printf("   - %.3f %s\n", parts[k].first, parts[k].second.c_str());
+        for (std::size_t k = 0; k < parts.size() && k < 12; ++k)
+          std::printf("   + %.3f %s\n", parts[parts.size() - 1 - k].first,
+                      parts[parts.size() - 1 - k].second.c_str());
       }
     }
   }

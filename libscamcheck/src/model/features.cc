@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <iterator>
 #include <utility>
 
@@ -24,6 +25,12 @@ constexpr std::size_t kMaxPathTokens = 24;
 constexpr std::size_t kMaxQueryNames = 8;
 // Host names longer than this read only their first bytes for n-grams.
 constexpr std::size_t kMaxHostGramBytes = 64;
+// Word features are scaled to this length per input (link features to 1):
+// with the rule and header features unscaled, prose needs the extra weight.
+constexpr double kWordGain = 1.5;
+// The value of a sender-side header feature: they describe the software
+// and the era of a mail as much as its intent, so they count for less.
+constexpr float kHeaderValue = 0.3f;
 
 // Stand-ins for what the model must see by its kind only.
 constexpr std::string_view kEmailToken =
@@ -53,6 +60,10 @@ enum Ns : char {
   kKindNs = 'k',
   kHeaderNameNs = 'H',
   kHeaderValueNs = 'V',
+  kHostShapeNs = 'g',
+  kRegistrableNs = 'e',
+  kHostWordNs = 'o',
+  kMailNs = 'm',
 };
 
 // 32-bit FNV-1a. Digits hash as '0' when `mask_digits`.
@@ -120,6 +131,135 @@ void push(FeatureSet& out, std::uint32_t hash, Group group, std::int32_t field,
   out.hits.push_back(Hit{hash, 1.0f, group, field, span.first, span.second});
 }
 
+// Second-level labels under which a country-code TLD registers names
+// ("example.co.uk", "example.com.br"): the public suffix is then two labels.
+bool is_generic_second_level(std::string_view label) {
+  constexpr std::string_view kSecond[] = {"co",  "com", "net", "org",  "gov", "edu", "ac",
+                                          "or",  "ne",  "go",  "gob",  "mil", "nic", "sch",
+                                          "ltd", "plc", "biz", "info", "web", "nom", "gen"};
+  return std::find(std::begin(kSecond), std::end(kSecond), label) != std::end(kSecond);
+}
+
+char size_bucket(std::size_t n, std::initializer_list<std::size_t> bounds) {
+  char c = 'a';
+  for (std::size_t b : bounds) {
+    if (n <= b) return c;
+    ++c;
+  }
+  return c;
+}
+
+// The registrable domain of a host ("mail.example.co.uk" ->
+// "example.co.uk") by the short rule of is_generic_second_level; the host
+// itself when it has fewer labels.
+std::string_view registrable_of(std::string_view h) {
+  const std::size_t last = h.rfind('.');
+  if (last == std::string_view::npos || last == 0) return h;
+  std::size_t second = h.rfind('.', last - 1);
+  if (second == std::string_view::npos) return h;
+  if (h.size() - last - 1 == 2 &&
+      is_generic_second_level(h.substr(second + 1, last - second - 1))) {
+    if (second == 0) return h;
+    const std::size_t third = h.rfind('.', second - 1);
+    return third == std::string_view::npos ? h : h.substr(third + 1);
+  }
+  return h.substr(second + 1);
+}
+
+// The shape of a host name around its registrable label (the label before
+// the public suffix): its length, digits, hyphens, letter mix and the
+// number of labels in front of it, alone and with the suffix. Host names
+// have no words to read; these say whether one looks like a name people
+// chose to remember or like one made up for a campaign.
+template <typename LabelSpan>
+void add_host_shape(std::string_view h,
+                    const std::vector<std::pair<std::size_t, std::size_t>>& labels,
+                    std::int32_t field, const LabelSpan& label_span, FeatureSet& out) {
+  const std::size_t nl = labels.size();
+  if (nl < 2) return;
+  std::size_t suffix_labels = 1;
+  if (nl >= 3 && labels[nl - 1].second - labels[nl - 1].first == 2 &&
+      is_generic_second_level(
+          h.substr(labels[nl - 2].first, labels[nl - 2].second - labels[nl - 2].first))) {
+    suffix_labels = 2;
+  }
+  if (nl <= suffix_labels) return;
+  const auto [ra, rb] = labels[nl - 1 - suffix_labels];
+  const std::string_view rd = h.substr(ra, rb - ra);
+  const std::string_view suffix = h.substr(labels[nl - suffix_labels].first);
+  const std::size_t subdomains = nl - 1 - suffix_labels;
+  const auto rd_span = label_span(ra, rb);
+  const auto whole = label_span(0, h.size());
+  auto emit = [&](std::string_view what, std::pair<std::uint32_t, std::uint32_t> span) {
+    out.hits.push_back(
+        Hit{hash_of(kHostShapeNs, what, false), 1.0f, Group::kUrl, field, span.first, span.second});
+  };
+  if (suffix_labels == 2) {
+    push(out, hash_of(kRegistrableNs, h.substr(ra), false), Group::kUrl, field,
+         label_span(ra, h.size()));
+  }
+  std::size_t digits = 0, hyphens = 0, vowels = 0, letters = 0, run = 0, max_run = 0;
+  for (char c : rd) {
+    if (is_digit(c)) {
+      ++digits;
+      run = 0;
+    } else if (c == '-') {
+      ++hyphens;
+      run = 0;
+    } else if (is_alpha(c)) {
+      ++letters;
+      const bool vowel = c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' || c == 'y';
+      vowels += vowel;
+      run = vowel ? 0 : run + 1;
+      max_run = std::max(max_run, run);
+    } else {
+      run = 0;
+    }
+  }
+  const char len = size_bucket(rd.size(), {3, 5, 7, 9, 11, 14, 18, 24});
+  const char sub = static_cast<char>('0' + std::min<std::size_t>(subdomains, 4));
+  const char dig = digits == 0 ? '0' : digits <= 2 ? '1' : '2';
+  const char hyp = static_cast<char>('0' + std::min<std::size_t>(hyphens, 3));
+  const char vow = letters == 0 ? 'n' : size_bucket(vowels * 10 / letters, {1, 2, 3, 4, 5});
+  const char cons = static_cast<char>('0' + std::min<std::size_t>(max_run, 5));
+  std::string key;
+  key.reserve(32);
+  auto with = [&](std::string_view name, std::initializer_list<char> values,
+                  std::string_view tail = {}) {
+    key.assign(name);
+    key.push_back('=');
+    for (char v : values) key.push_back(v);
+    if (!tail.empty()) {
+      key.push_back('|');
+      key.append(tail);
+    }
+    return std::string_view(key);
+  };
+  emit(with("len", {len}), rd_span);
+  emit(with("len", {len}, suffix), rd_span);
+  emit(with("sub", {sub}), whole);
+  emit(with("sub", {sub}, suffix), whole);
+  emit(with("lensub", {len, sub}), whole);
+  emit(with("dig", {dig, hyp}), rd_span);
+  emit(with("dig", {dig, hyp}, suffix), rd_span);
+  emit(with("vow", {vow}), rd_span);
+  emit(with("vowlen", {vow, len}), rd_span);
+  emit(with("cons", {cons}), rd_span);
+  emit(with("conslen", {cons, len}), rd_span);
+  // The words of a hyphenated registrable label ("secure-paypal-login").
+  if (hyphens > 0) {
+    for (std::size_t i = 0; i < rd.size();) {
+      std::size_t j = rd.find('-', i);
+      if (j == std::string_view::npos) j = rd.size();
+      if (j > i) {
+        push(out, hash_of(kHostWordNs, rd.substr(i, j - i), false), Group::kUrl, field,
+             label_span(ra + i, ra + j));
+      }
+      i = j + 1;
+    }
+  }
+}
+
 // The link features of normalized bytes [begin, end) of `n`; `span` maps a
 // range of `n` to the location's text.
 template <typename SpanFn>
@@ -154,6 +294,7 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
   if (host_end == host_start) return;
   const std::string_view host = n.substr(host_start, host_end - host_start);
   const auto host_span = span(host_start, host_end);
+  if (out.link_domains != nullptr) out.link_domains->emplace_back(registrable_of(host));
 
   const std::string_view h = host;
   std::vector<std::pair<std::size_t, std::size_t>> labels;  // offsets in h
@@ -183,6 +324,7 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
       push(out, hash_of(kDomainNs, h.substr(ds, te - ds), false), Group::kUrl, field,
            label_span(ds, te));
     }
+    add_host_shape(h, labels, field, label_span, out);
     for (std::size_t i = 0; i + 1 < labels.size(); ++i) {
       const auto [a, b] = labels[i];
       push(out, hash_of(kHostLabelNs, h.substr(a, b - a), false), Group::kUrl, field,
@@ -382,13 +524,19 @@ class ProseReader {
     if (out_.word_tokens >= kMaxWordTokens) return;
     ++out_.word_tokens;
     const auto span = spans_(s, e);
-    push(out_, hash_of(kWordNs, text), Group::kWord, field_, span);
+    const std::uint32_t w = hash_of(kWordNs, text);
+    push(out_, w, Group::kWord, field_, span);
+    if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field_, span);
+
     if (has_prev_) {
       Fnv f(kBigramNs);
       f.add(prev_, true);
       f.add(0x01);
       f.add(text, true);
       push(out_, f.h, Group::kWord, field_, {prev_start_, span.second});
+      if (out_.mail_words) {
+        push(out_, f.h * 16777619u ^ 0x6du, Group::kWord, field_, {prev_start_, span.second});
+      }
     }
     prev_ = text;
     prev_start_ = span.first;
@@ -465,7 +613,8 @@ void add_headers(const ParsedEmail& email, FeatureSet& out) {
     std::string name = h.name;
     for (char& c : name) c = ascii_lower(c);
     if (std::find(std::begin(kNamed), std::end(kNamed), name) != std::end(kNamed)) {
-      out.hits.push_back(Hit{hash_of(kHeaderNameNs, name, false), 1.0f, Group::kOther, -1, 0, 0});
+      out.hits.push_back(
+          Hit{hash_of(kHeaderNameNs, name, false), kHeaderValue, Group::kOther, -1, 0, 0});
     }
     for (std::string_view v : kValued) {
       if (!equals_ci(v, h.name)) continue;
@@ -482,58 +631,165 @@ void add_headers(const ParsedEmail& email, FeatureSet& out) {
       }
       std::string value = name + "=" + h.value.substr(a, b - a);
       for (char& c : value) c = ascii_lower(c);
-      out.hits.push_back(Hit{hash_of(kHeaderValueNs, value), 1.0f, Group::kOther, -1, 0, 0});
+      out.hits.push_back(
+          Hit{hash_of(kHeaderValueNs, value), kHeaderValue, Group::kOther, -1, 0, 0});
     }
   }
 }
 
-}  // namespace
-
-std::int32_t FeatureSet::add_location(std::string_view location) {
-  locations.emplace_back(location);
-  return static_cast<std::int32_t>(locations.size() - 1);
+// The domain of the first address in a header value ("Bank <a@b.example>"
+// -> "b.example"), lower case; empty if none.
+std::string address_domain(std::string_view value) {
+  const std::size_t at = value.rfind('@');
+  if (at == std::string_view::npos) return {};
+  std::size_t e = at + 1;
+  while (e < value.size() && is_host_byte(value[e])) ++e;
+  std::string d(value.substr(at + 1, e - at - 1));
+  while (!d.empty() && d.back() == '.') d.pop_back();
+  for (char& c : d) c = ascii_lower(c);
+  return d;
 }
 
-void FeatureSet::finish() {
-  std::stable_sort(hits.begin(), hits.end(),
-                   [](const Hit& a, const Hit& b) { return a.hash < b.hash; });
-  hits.erase(std::unique(hits.begin(), hits.end(),
-                         [](const Hit& a, const Hit& b) { return a.hash == b.hash; }),
-             hits.end());
-  std::size_t words = 0;
-  std::size_t links = 0;
-  for (const Hit& h : hits) {
-    words += h.group == Group::kWord;
-    links += h.group == Group::kUrl;
+bool is_address_byte(char c) {
+  return is_alnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-';
+}
+
+// Every address in a header value, lower case.
+void addresses_in(std::string_view value, std::vector<std::string>& out) {
+  for (std::size_t at = value.find('@'); at != std::string_view::npos;
+       at = value.find('@', at + 1)) {
+    std::size_t a = at;
+    while (a > 0 && is_address_byte(value[a - 1])) --a;
+    std::size_t b = at + 1;
+    while (b < value.size() && is_address_byte(value[b])) ++b;
+    while (b > at + 1 && value[b - 1] == '.') --b;
+    if (a == at || b == at + 1) continue;
+    std::string address(value.substr(a, b - a));
+    for (char& c : address) c = ascii_lower(c);
+    out.push_back(std::move(address));
   }
-  const auto word_scale =
-      static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<std::size_t>(words, 1))));
-  const auto link_scale =
-      static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<std::size_t>(links, 1))));
-  for (Hit& h : hits) {
-    if (h.group == Group::kWord) h.value *= word_scale;
-    if (h.group == Group::kUrl) h.value *= link_scale;
+}
+
+// Whether the mail claims to come from an address it was delivered to
+// (recipient headers, "for <...>" of Received lines). Which address that is
+// is never a feature: it is how a corpus was collected.
+bool sent_to_itself(const ParsedEmail& email, std::string_view from) {
+  std::vector<std::string> sender;
+  addresses_in(from, sender);
+  if (sender.empty()) return false;
+  std::vector<std::string> recipients;
+  for (const EmailHeader& h : email.headers) {
+    if (is_recipient_header(h.name)) {
+      addresses_in(h.value, recipients);
+    } else if (equals_ci(h.name, "Received")) {
+      if (const std::size_t f = h.value.find("for <"); f != std::string::npos) {
+        addresses_in(std::string_view(h.value).substr(f + 5, h.value.find('>', f) - f - 5),
+                     recipients);
+      }
+    }
+  }
+  return std::find(recipients.begin(), recipients.end(), sender.back()) != recipients.end();
+}
+
+// Who the sender says it is: digits in the mailbox name, and whether the
+// display name shares a word with the address ("Jane Roe <jane.roe@...>")
+// or not ("Your Bank <x7731@...>").
+// (Not whether it is a free mail service: in the corpora's era that was
+// mostly spam, today it is how most people write.)
+template <typename Emit>
+void add_sender(const ParsedEmail& email, const std::string& sender, const Emit& emit) {
+  auto from = email.find("From");
+  if (from.empty() || sender.empty()) {
+    emit("from=none");
+    return;
+  }
+  const std::string_view value = from.front()->value;
+  const std::size_t at = value.rfind('@');
+  std::size_t local_start = at;
+  while (local_start > 0 && !is_space(value[local_start - 1]) && value[local_start - 1] != '<' &&
+         value[local_start - 1] != '"' && value[local_start - 1] != ':') {
+    --local_start;
+  }
+  const std::string_view local = value.substr(local_start, at - local_start);
+  const std::size_t digits = std::count_if(local.begin(), local.end(), is_digit);
+  emit(digits == 0 ? "fromdigits=0" : digits <= 2 ? "fromdigits=1" : "fromdigits=3");
+  // Words of the display name (before the address) against the address.
+  std::string_view name = value.substr(0, std::min(local_start, value.size()));
+  std::string address(
+      value.substr(local_start, std::min(value.size(), at + 1 + sender.size()) - local_start));
+  for (char& c : address) c = ascii_lower(c);
+  bool any_word = false;
+  bool shared = false;
+  for (std::size_t i = 0; i < name.size();) {
+    while (i < name.size() && !is_alpha(name[i])) ++i;
+    std::size_t j = i;
+    while (j < name.size() && is_alpha(name[j])) ++j;
+    if (j - i >= 3) {
+      any_word = true;
+      std::string w(name.substr(i, j - i));
+      for (char& c : w) c = ascii_lower(c);
+      if (address.find(w) != std::string::npos) shared = true;
+    }
+    i = j;
+  }
+  emit(!any_word ? "fromname=none" : shared ? "fromname=shared" : "fromname=other");
+}
+
+// How the links of a mail relate to its sender: how many there are, whether
+// they lead to the sender's own domain, to how many others, and whether
+// replies go to another domain than the sender's.
+void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>& domains,
+                        FeatureSet& out) {
+  auto emit = [&](std::string_view what) {
+    out.hits.push_back(Hit{hash_of(kMailNs, what, false), 1.0f, Group::kOther, -1, 0, 0});
+  };
+  std::string sender;
+  bool to_itself = false;
+  if (auto from = email.find("From"); !from.empty()) {
+    // A sender forged as the recipient says nothing about who sent it, and
+    // its address is the recipient's: none of the sender's features then.
+    to_itself = sent_to_itself(email, from.front()->value);
+    if (!to_itself) sender = address_domain(from.front()->value);
+  }
+  const std::string_view sender_rd = registrable_of(sender);
+  std::vector<std::string_view> distinct;
+  std::size_t own = 0;
+  for (const std::string& d : domains) {
+    const std::string_view rd = d;
+    if (!sender_rd.empty() && rd == sender_rd) ++own;
+    if (std::find(distinct.begin(), distinct.end(), rd) == distinct.end()) distinct.push_back(rd);
+  }
+  const std::size_t n = domains.size();
+  emit(n == 0   ? "links=0"
+       : n == 1 ? "links=1"
+       : n <= 3 ? "links=2"
+       : n <= 9 ? "links=4"
+                : "links=10");
+  const std::size_t foreign = distinct.size() - (own > 0 ? 1 : 0);
+  if (n > 0) {
+    emit(sender_rd.empty() ? "sender=unknown"
+         : own == n        ? "sender=all"
+         : own > 0         ? "sender=some"
+                           : "sender=none");
+    emit(foreign == 0   ? "foreign=0"
+         : foreign == 1 ? "foreign=1"
+         : foreign == 2 ? "foreign=2"
+         : foreign <= 5 ? "foreign=3"
+                        : "foreign=6");
+  }
+  if (to_itself) {
+    emit("from=recipient");
+    return;
+  }
+  add_sender(email, sender, emit);
+  if (auto reply = email.find("Reply-To"); !reply.empty() && !sender_rd.empty()) {
+    const std::string r = address_domain(reply.front()->value);
+    if (!r.empty()) emit(registrable_of(r) == sender_rd ? "replyto=same" : "replyto=other");
   }
 }
 
-void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
-  const NormalizedText norm(text);
-  ProseReader(norm, map, field, out).read();
-}
-
-void add_url_input(std::string_view text, std::int32_t field, FeatureSet& out) {
-  const NormalizedText norm(text);
-  const std::string& n = norm.text();
-  std::size_t s = 0;
-  std::size_t e = n.size();
-  while (s < e && is_space(n[s])) ++s;
-  while (e > s && is_space(n[e - 1])) --e;
-  if (s == e) return;
-  const Spans spans(norm, {});
-  add_link(n, s, e, field, spans, out);
-}
-
-void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& out) {
+// Every feature of a mail but how its links relate to its sender.
+void add_email_parts(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& out) {
   add_headers(email, out);
   for (const EmailHeader* subject : email.find("Subject")) {
     add_prose(subject->value, out.add_location(subject->location()), out);
@@ -568,6 +824,62 @@ void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& ou
       }
     }
   }
+}
+
+}  // namespace
+
+std::int32_t FeatureSet::add_location(std::string_view location) {
+  locations.emplace_back(location);
+  return static_cast<std::int32_t>(locations.size() - 1);
+}
+
+void FeatureSet::finish() {
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const Hit& a, const Hit& b) { return a.hash < b.hash; });
+  hits.erase(std::unique(hits.begin(), hits.end(),
+                         [](const Hit& a, const Hit& b) { return a.hash == b.hash; }),
+             hits.end());
+  std::size_t words = 0;
+  std::size_t links = 0;
+  for (const Hit& h : hits) {
+    words += h.group == Group::kWord;
+    links += h.group == Group::kUrl;
+  }
+  const auto word_scale = static_cast<float>(
+      kWordGain / std::sqrt(static_cast<double>(std::max<std::size_t>(words, 1))));
+  const auto link_scale =
+      static_cast<float>(1.0 / std::sqrt(static_cast<double>(std::max<std::size_t>(links, 1))));
+  for (Hit& h : hits) {
+    if (h.group == Group::kWord) h.value *= word_scale;
+    if (h.group == Group::kUrl) h.value *= link_scale;
+  }
+}
+
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+  const NormalizedText norm(text);
+  ProseReader(norm, map, field, out).read();
+}
+
+void add_url_input(std::string_view text, std::int32_t field, FeatureSet& out) {
+  const NormalizedText norm(text);
+  const std::string& n = norm.text();
+  std::size_t s = 0;
+  std::size_t e = n.size();
+  while (s < e && is_space(n[s])) ++s;
+  while (e > s && is_space(n[e - 1])) --e;
+  if (s == e) return;
+  const Spans spans(norm, {});
+  add_link(n, s, e, field, spans, out);
+}
+
+void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& out) {
+  std::vector<std::string> domains;
+  out.link_domains = &domains;
+  out.mail_words = true;
+  add_email_parts(email, html, out);
+  out.mail_words = false;
+  out.link_domains = nullptr;
+  add_mail_structure(email, domains, out);
 }
 
 void add_rules(const Findings& findings, double rule_total, FeatureSet& out) {

@@ -7,7 +7,9 @@
 // What is never a feature, because it is a trace of how a corpus was
 // collected rather than a sign of a scam (../shared/corpus/README.md):
 // recipient headers (To, Cc, Bcc, Delivered-To, X-Original-To, Envelope-To)
-// and the mbox envelope line; any e-mail address (one token "<email>",
+// and the mbox envelope line (a recipient's address is only compared with
+// the sender's: a mail forged as sent by its recipient has no sender
+// features); any e-mail address (one token "<email>",
 // whoever it names, also inside a link's path); the URL scheme and a
 // leading "www." (a link featurizes the same with and without them); trace
 // headers (Received) and all but a short list of sender-side headers; digits
@@ -56,6 +58,12 @@ struct FeatureSet {
   std::vector<std::string> locations;  // report locations ("content", "body", ...)
   std::vector<Hit> hits;
   std::size_t word_tokens = 0;  // prose tokens read so far (capped per input)
+  // When set (e-mail), the registrable domain of every link read is
+  // appended here, for the features that compare links with the sender.
+  std::vector<std::string>* link_domains = nullptr;
+  // When set (e-mail), every word feature is read a second time as a
+  // feature of mail only, so that mail can weigh a word otherwise than SMS.
+  bool mail_words = false;
 
   // Adds a location and returns its field index.
   std::int32_t add_location(std::string_view location);

@@ -107,3 +107,24 @@ TEST_CASE("recipient headers and addresses are not features") {
   CHECK(a.size() > 10);
   CHECK(a == hashes(mail("user@example.org"), Kind::kEmail));
 }
+
+TEST_CASE("a mail's features say whether its links lead to the sender's own domain") {
+  // The features without a place in the input (rules, headers, the mail's
+  // structure) of a short mail from news@lindenhof-kaffee.de linking `url`.
+  auto other = [](const std::string& url) {
+    const std::string mail =
+        "From: Kaffeeroesterei Lindenhof <news@lindenhof-kaffee.de>\r\n"
+        "Subject: Neue Ernte\r\n\r\nDie neue Ernte ist da: " +
+        url + "\r\n";
+    auto f = rules_analyzer().model_features(mail, Kind::kEmail);
+    REQUIRE_MESSAGE(f.ok(), f.status().to_string());
+    std::set<std::uint32_t> out;
+    for (const auto& h : f->hits) {
+      if (h.group == model::Group::kOther) out.insert(h.hash);
+    }
+    return out;
+  };
+  const auto own = other("https://www.lindenhof-kaffee.de/ernte");
+  CHECK(own == other("https://shop.lindenhof-kaffee.de/ernte"));
+  CHECK(own != other("https://lindenhof-kaffee.shop-angebot.com/ernte"));
+}
