@@ -1,6 +1,7 @@
 #include "model/features.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <initializer_list>
 #include <iterator>
@@ -88,6 +89,23 @@ std::uint32_t hash_of(char ns, std::string_view token, bool mask_digits = true) 
   return f.h;
 }
 
+// hash_of(ns, std::string(prefix) + last) (digits masked), without the
+// string; `prefix` is shorter than kMaxTokenBytes.
+std::uint32_t hash_of_suffixed(char ns, std::string_view prefix, char last) {
+  Fnv f(ns);
+  f.add(prefix, true);
+  f.add(std::string_view(&last, 1), true);
+  return f.h;
+}
+
+// Grows `v` to hold `n` more elements without reallocating, keeping the
+// amortized doubling of push_back.
+template <typename T>
+void reserve_more(std::vector<T>& v, std::size_t n) {
+  const std::size_t need = v.size() + n;
+  if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
+}
+
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
@@ -105,6 +123,16 @@ bool is_host_byte(char c) { return is_alnum(c) || c == '-' || c == '.'; }
 
 constexpr std::string_view kLeadingPunct = "([{<\"'*";
 constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
+
+// Byte classes of kLeadingPunct (bit 0) and kTrailingPunct (bit 1).
+constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
+  for (char c : kTrailingPunct) t[static_cast<unsigned char>(c)] |= 2;
+  return t;
+}();
+bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
+bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 2) != 0; }
 
 // Where a feature came from: a byte range of the normalized text, mapped to
 // the text the location names.
@@ -222,18 +250,25 @@ void add_host_shape(std::string_view h,
   const char hyp = static_cast<char>('0' + std::min<std::size_t>(hyphens, 3));
   const char vow = letters == 0 ? 'n' : size_bucket(vowels * 10 / letters, {1, 2, 3, 4, 5});
   const char cons = static_cast<char>('0' + std::min<std::size_t>(max_run, 5));
-  std::string key;
-  key.reserve(32);
+  // The key as hashed: only its first kMaxTokenBytes bytes count.
+  char key[kMaxTokenBytes];
+  std::size_t key_size = 0;
+  auto put = [&](std::string_view part) {
+    const std::size_t n = std::min(part.size(), kMaxTokenBytes - key_size);
+    std::copy_n(part.data(), n, key + key_size);
+    key_size += n;
+  };
   auto with = [&](std::string_view name, std::initializer_list<char> values,
                   std::string_view tail = {}) {
-    key.assign(name);
-    key.push_back('=');
-    for (char v : values) key.push_back(v);
+    key_size = 0;
+    put(name);
+    put("=");
+    for (char v : values) put(std::string_view(&v, 1));
     if (!tail.empty()) {
-      key.push_back('|');
-      key.append(tail);
+      put("|");
+      put(tail);
     }
-    return std::string_view(key);
+    return std::string_view(key, key_size);
   };
   emit(with("len", {len}), rd_span);
   emit(with("len", {len}, suffix), rd_span);
@@ -297,7 +332,9 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
   if (out.link_domains != nullptr) out.link_domains->emplace_back(registrable_of(host));
 
   const std::string_view h = host;
-  std::vector<std::pair<std::size_t, std::size_t>> labels;  // offsets in h
+  // Offsets in h; one buffer per thread (add_link does not nest).
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> labels;
+  labels.clear();
   for (std::size_t i = 0; i < h.size();) {
     std::size_t j = h.find('.', i);
     if (j == std::string_view::npos) j = h.size();
@@ -313,8 +350,8 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
     push(out, hash_of(kShapeNs, "ip"), Group::kUrl, field, host_span);
   } else if (!labels.empty()) {
     push(out,
-         hash_of(kShapeNs, std::string("labels") +
-                               static_cast<char>('0' + std::min<std::size_t>(labels.size(), 6))),
+         hash_of_suffixed(kShapeNs, "labels",
+                          static_cast<char>('0' + std::min<std::size_t>(labels.size(), 6))),
          Group::kUrl, field, host_span);
     const auto [ts, te] = labels.back();
     push(out, hash_of(kTldNs, h.substr(ts, te - ts), false), Group::kUrl, field,
@@ -333,39 +370,69 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
     // Character 3- to 5-grams of the host with its dots, framed by '.';
     // each quoted as the label it starts in.
     const std::string_view g = h.substr(0, std::min(h.size(), kMaxHostGramBytes));
-    std::string framed;
-    framed.reserve(g.size() + 2);
-    framed.push_back('.');
-    framed.append(g);
-    framed.push_back('.');
+    char framed_bytes[kMaxHostGramBytes + 2];
+    framed_bytes[0] = '.';
+    std::copy(g.begin(), g.end(), framed_bytes + 1);
+    framed_bytes[g.size() + 1] = '.';
+    const std::string_view framed(framed_bytes, g.size() + 2);
+    // The label around each byte of g: [label_a[at], label_b[at]).
+    std::uint8_t label_a[kMaxHostGramBytes];
+    std::uint8_t label_b[kMaxHostGramBytes];
+    for (std::size_t at = 0, a = 0; at < g.size(); ++at) {
+      label_a[at] = static_cast<std::uint8_t>(a);
+      if (g[at] == '.') a = at + 1;
+    }
+    for (std::size_t at = g.size(), b = g.size(); at-- > 0;) {
+      if (g[at] == '.') b = at;
+      label_b[at] = static_cast<std::uint8_t>(b);
+    }
+    std::size_t last_a = 0;
+    std::size_t last_b = 0;
+    std::pair<std::uint32_t, std::uint32_t> last_span{};
+    bool have_span = false;
+    std::size_t grams = 0;
+    for (std::size_t len = 3; len <= 5; ++len) {
+      if (framed.size() >= len) grams += framed.size() - len + 1;
+    }
+    std::size_t next = out.hits.size();
+    reserve_more(out.hits, grams);
+    out.hits.resize(next + grams);
     for (std::size_t len = 3; len <= 5; ++len) {
       for (std::size_t i = 0; i + len <= framed.size(); ++i) {
         const std::size_t at = i == 0 ? 0 : std::min(i - 1, g.size() - 1);
-        std::size_t a = at;
-        while (a > 0 && g[a - 1] != '.') --a;
-        std::size_t b = at;
-        while (b < g.size() && g[b] != '.') ++b;
+        const std::size_t a = label_a[at];
+        std::size_t b = label_b[at];
         if (b == a) b = std::min(a + 1, g.size());
-        push(out, hash_of(kHostGramNs, std::string_view(framed).substr(i, len), false), Group::kUrl,
-             field, label_span(a, b));
+        if (!have_span || a != last_a || b != last_b) {
+          last_span = label_span(a, b);
+          last_a = a;
+          last_b = b;
+          have_span = true;
+        }
+        out.hits[next++] = Hit{hash_of(kHostGramNs, framed.substr(i, len), false),
+                               1.0f,
+                               Group::kUrl,
+                               field,
+                               last_span.first,
+                               last_span.second};
       }
     }
   }
   std::size_t hyphens = std::count(h.begin(), h.end(), '-');
   if (hyphens > 0) {
     push(out,
-         hash_of(kShapeNs, std::string("hyphens") +
-                               static_cast<char>('0' + std::min<std::size_t>(hyphens, 4))),
+         hash_of_suffixed(kShapeNs, "hyphens",
+                          static_cast<char>('0' + std::min<std::size_t>(hyphens, 4))),
          Group::kUrl, field, host_span);
   }
   const std::size_t digits = std::count_if(h.begin(), h.end(), is_digit);
   if (digits > 0 && !ip) {
     const char bucket = digits <= 2 ? '1' : digits <= 5 ? '2' : '3';
-    push(out, hash_of(kShapeNs, std::string("hostdigits") + bucket), Group::kUrl, field, host_span);
+    push(out, hash_of_suffixed(kShapeNs, "hostdigits", bucket), Group::kUrl, field, host_span);
   }
   push(out,
-       hash_of(kShapeNs, std::string("hostlen") +
-                             static_cast<char>('a' + std::min<std::size_t>(h.size() / 6, 8))),
+       hash_of_suffixed(kShapeNs, "hostlen",
+                        static_cast<char>('a' + std::min<std::size_t>(h.size() / 6, 8))),
        Group::kUrl, field, host_span);
 
   // Path and query. "host", "host/" and "https://host/" read the same.
@@ -395,12 +462,12 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
       i = j;
     }
     push(out,
-         hash_of(kShapeNs,
-                 std::string("depth") + static_cast<char>('0' + std::min<std::size_t>(depth, 6))),
+         hash_of_suffixed(kShapeNs, "depth",
+                          static_cast<char>('0' + std::min<std::size_t>(depth, 6))),
          Group::kUrl, field, whole);
     push(out,
-         hash_of(kShapeNs, std::string("pathlen") +
-                               static_cast<char>('a' + std::min<std::size_t>(path.size() / 12, 8))),
+         hash_of_suffixed(kShapeNs, "pathlen",
+                          static_cast<char>('a' + std::min<std::size_t>(path.size() / 12, 8))),
          Group::kUrl, field, whole);
     std::size_t tokens = 0;
     for (std::size_t i = authority_end; i < path_end && tokens < kMaxPathTokens;) {
@@ -492,8 +559,8 @@ class ProseReader {
       std::size_t s = i;
       std::size_t e = j;
       i = j;
-      while (s < e && kLeadingPunct.find(n_[s]) != std::string_view::npos) ++s;
-      while (e > s && kTrailingPunct.find(n_[e - 1]) != std::string_view::npos) --e;
+      while (s < e && is_leading_punct(n_[s])) ++s;
+      while (e > s && is_trailing_punct(n_[e - 1])) --e;
       if (s == e) continue;
       const std::string_view chunk = n_.substr(s, e - s);
       if (looks_like_address(chunk)) {
@@ -826,6 +893,56 @@ void add_email_parts(const ParsedEmail& email, const HtmlChecker& html, FeatureS
   }
 }
 
+// Sorts `keys` (unique: hash << 32 | index) ascending; `scratch` is a
+// buffer. Returns where the sorted keys are: keys.data() or scratch.data().
+const std::uint64_t* sort_keys(std::vector<std::uint64_t>& keys,
+                               std::vector<std::uint64_t>& scratch) {
+  const std::size_t n = keys.size();
+  scratch.resize(n);
+  if (n <= 1024) {
+    // Distributed by the top `bits` bits of the hash (about one key per
+    // bucket), then an insertion sort puts each bucket's few keys in order
+    // (at most 1024 keys bound its worst case).
+    int bits = 1;
+    while ((std::size_t{1} << bits) < n) ++bits;
+    const int shift = 64 - bits;
+    std::uint32_t count[1025];
+    std::fill_n(count, (std::size_t{1} << bits) + 1, 0u);
+    for (const std::uint64_t k : keys) ++count[(k >> shift) + 1];
+    for (std::size_t b = 1; b <= (std::size_t{1} << bits); ++b) count[b] += count[b - 1];
+    std::uint64_t* out = scratch.data();
+    for (const std::uint64_t k : keys) out[count[k >> shift]++] = k;
+    for (std::size_t i = 1; i < n; ++i) {
+      const std::uint64_t k = out[i];
+      std::size_t j = i;
+      for (; j > 0 && out[j - 1] > k; --j) out[j] = out[j - 1];
+      out[j] = k;
+    }
+    return out;
+  }
+  // Many keys: least significant digit first radix sort of the hash, which
+  // keeps the order of equal hashes (the indices ascending).
+  std::uint32_t count[4][256] = {};
+  for (const std::uint64_t k : keys) {
+    for (int d = 0; d < 4; ++d) ++count[d][(k >> (32 + 8 * d)) & 0xFF];
+  }
+  std::uint64_t* src = keys.data();
+  std::uint64_t* dst = scratch.data();
+  for (int d = 0; d < 4; ++d) {
+    const int shift = 32 + 8 * d;
+    if (count[d][(src[0] >> shift) & 0xFF] == n) continue;  // one bucket: nothing moves
+    std::uint32_t offset[256];
+    std::uint32_t sum = 0;
+    for (int b = 0; b < 256; ++b) {
+      offset[b] = sum;
+      sum += count[d][b];
+    }
+    for (std::size_t i = 0; i < n; ++i) dst[offset[(src[i] >> shift) & 0xFF]++] = src[i];
+    std::swap(src, dst);
+  }
+  return src;
+}
+
 }  // namespace
 
 std::int32_t FeatureSet::add_location(std::string_view location) {
@@ -834,17 +951,29 @@ std::int32_t FeatureSet::add_location(std::string_view location) {
 }
 
 void FeatureSet::finish() {
-  std::stable_sort(hits.begin(), hits.end(),
-                   [](const Hit& a, const Hit& b) { return a.hash < b.hash; });
-  hits.erase(std::unique(hits.begin(), hits.end(),
-                         [](const Hit& a, const Hit& b) { return a.hash == b.hash; }),
-             hits.end());
+  // A stable sort by hash, then the first hit of each hash: sorting
+  // (hash, index) keys instead of the hits gives the same order.
+  thread_local std::vector<std::uint64_t> keys;
+  thread_local std::vector<std::uint64_t> scratch;
+  thread_local std::vector<Hit> kept;
+  const std::size_t n = hits.size();
+  keys.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = (static_cast<std::uint64_t>(hits[i].hash) << 32) | i;
+  }
+  const std::uint64_t* sorted = sort_keys(keys, scratch);
+  kept.resize(n);
+  std::size_t m = 0;
   std::size_t words = 0;
   std::size_t links = 0;
-  for (const Hit& h : hits) {
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k > 0 && (sorted[k] >> 32) == (sorted[k - 1] >> 32)) continue;
+    const Hit& h = hits[static_cast<std::uint32_t>(sorted[k])];
     words += h.group == Group::kWord;
     links += h.group == Group::kUrl;
+    kept[m++] = h;
   }
+  hits.assign(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(m));
   const auto word_scale = static_cast<float>(
       kWordGain / std::sqrt(static_cast<double>(std::max<std::size_t>(words, 1))));
   const auto link_scale =
@@ -857,6 +986,11 @@ void FeatureSet::finish() {
 
 void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
   const NormalizedText norm(text);
+  // About one word per 4 bytes, each a unigram and a bigram (twice for
+  // mail), plus room for a link and the rule features.
+  const std::size_t words =
+      std::min(norm.text().size() / 4, kMaxWordTokens - std::min(out.word_tokens, kMaxWordTokens));
+  reserve_more(out.hits, words * (out.mail_words ? 4 : 2) + 32);
   ProseReader(norm, map, field, out).read();
 }
 
