@@ -588,18 +588,24 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
   // One transaction for the whole batch, a savepoint per write.
   void run_batch(std::vector<Write>& batch) {
+    // Prepared once and reused: sqlite3_exec would parse each statement
+    // again, twice per write for the savepoint.
+    const auto run = [this](const std::string& sql) { return Query(writer_, sql).run(); };
+    static const std::string kBegin = "BEGIN IMMEDIATE", kCommit = "COMMIT", kRollback = "ROLLBACK",
+                             kSavepoint = "SAVEPOINT w", kRelease = "RELEASE w",
+                             kRollbackTo = "ROLLBACK TO w";
     std::vector<Status> results(batch.size());
-    Status begin = writer_.exec("BEGIN IMMEDIATE");
+    Status begin = run(kBegin);
     if (begin.ok()) {
       for (std::size_t i = 0; i < batch.size(); ++i) {
-        (void)writer_.exec("SAVEPOINT w");
+        (void)run(kSavepoint);
         results[i] = batch[i].run(writer_);
-        if (!results[i].ok()) (void)writer_.exec("ROLLBACK TO w");
-        (void)writer_.exec("RELEASE w");
+        if (!results[i].ok()) (void)run(kRollbackTo);
+        (void)run(kRelease);
       }
-      Status commit = writer_.exec("COMMIT");
+      Status commit = run(kCommit);
       if (!commit.ok()) {
-        (void)writer_.exec("ROLLBACK");
+        (void)run(kRollback);
         std::fill(results.begin(), results.end(), commit);
       }
     } else {
