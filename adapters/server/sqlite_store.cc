@@ -17,6 +17,7 @@
 #include "embedded_files.h"
 #include "ids.h"
 #include "logging.h"
+#include "server_limits.h"
 #include "sqlite_db.h"
 
 namespace scamcheck::server {
@@ -36,6 +37,7 @@ constexpr int kCheckpointPages = 4000;
 // is small beside a network round trip.
 constexpr std::size_t kBatchTarget = 64;
 constexpr std::chrono::microseconds kBatchWindow{1000};
+constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
 using sqlite::Query;
@@ -435,11 +437,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return found;
   }
 
-  void reputations_put(std::vector<std::pair<Sha256, std::string>> answers, std::int64_t now,
-                       std::int64_t not_before) override {
+  void reputations_put(std::vector<std::pair<Sha256, std::string>> answers,
+                       std::int64_t now) override {
     auto shared = std::make_shared<decltype(answers)>(std::move(answers));
     enqueue(
-        [shared, now, not_before](Connection& c) -> Status {
+        [shared, now](Connection& c) -> Status {
           Query q(c,
                   "INSERT INTO url_reputations (url_key, reputation, checked_at) VALUES (?, ?, ?) "
                   "ON CONFLICT (url_key) DO UPDATE SET reputation = excluded.reputation, "
@@ -449,9 +451,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
             q.bind(1, key).bind(2, reputation).bind(3, now);
             if (Status s = q.run(); !s.ok()) return s;
           }
-          Query purge(c, "DELETE FROM url_reputations WHERE checked_at < ?");
-          purge.bind(1, not_before);
-          return purge.run();
+          return {};
         },
         [](Status status) {
           if (!status.ok()) {
@@ -556,6 +556,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
       }
       run_batch(batch);
       batch.clear();
+      purge_expired_caches();
     }
   }
 
@@ -587,6 +588,24 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   // One transaction for the whole batch, a savepoint per write.
+  // Rows of the two URL caches older than kUrlCacheTtl answer nothing any
+  // more: the writer drops them at most once per kCachePurgeInterval.
+  void purge_expired_caches() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_purge_) return;
+    next_purge_ = now + kCachePurgeInterval;
+    const std::int64_t before = unix_now() - kUrlCacheTtl.count();
+    for (const std::string& sql :
+         {std::string("DELETE FROM url_cache WHERE created_at < ?"),
+          std::string("DELETE FROM url_reputations WHERE checked_at < ?")}) {
+      Query q(writer_, sql);
+      q.bind(1, before);
+      if (Status s = q.run(); !s.ok()) {
+        LogLine(LogLevel::kWarn, "store_error").field("error", s.to_string());
+      }
+    }
+  }
+
   void run_batch(std::vector<Write>& batch) {
     // Prepared once and reused: sqlite3_exec would parse each statement
     // again, twice per write for the savepoint.
@@ -623,6 +642,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::condition_variable queue_cv_;
   std::deque<Write> queue_;
   bool writer_waiting_ = false;
+  std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
   std::thread writer_thread_;
 

@@ -295,11 +295,11 @@ class Store {
   };
   virtual Result<std::vector<std::optional<StoredReputation>>> reputations_get(
       const std::vector<Sha256>& keys, std::int64_t not_before) = 0;
-  // Keeps fresh answers, checked at `now`, and drops those older than
-  // `not_before`. Best effort and asynchronous: a failed write is only a
-  // missed cache entry.
+  // Keeps fresh answers, checked at `now`. Best effort and asynchronous: a
+  // failed write is only a missed cache entry. Entries of both URL caches
+  // older than kUrlCacheTtl are dropped by the store itself (hourly).
   virtual void reputations_put(std::vector<std::pair<Sha256, std::string>> answers,
-                               std::int64_t now, std::int64_t not_before) = 0;
+                               std::int64_t now) = 0;
 
   // The check API's storage (checks, jobs, usage, webhook secrets,
   // questionnaire responses).

@@ -77,8 +77,7 @@ void StoredReputations::put(const std::vector<std::string>& urls,
   for (std::size_t i = 0; i < urls.size() && i < reputations.size(); ++i) {
     answers.emplace_back(reputation_key(urls[i]), std::string(to_string(reputations[i])));
   }
-  const std::int64_t now = unix_now();
-  store_.reputations_put(std::move(answers), now, now - kUrlCacheTtl.count());
+  store_.reputations_put(std::move(answers), unix_now());
 }
 
 }  // namespace scamcheck::server

@@ -549,6 +549,27 @@ class Limits(unittest.TestCase, ProblemMixin):
         self.assertEqual(r["urls"][0]["reputation"], "malicious")
 
 
+class CachePurge(unittest.TestCase):
+    def test_expired_cache_rows_are_dropped(self):
+        server = Server().start()
+        token = server.user("purge@example.com", plan="pro")
+        self.assertEqual(server.stop(), 0)
+        old = int(time.time()) - 2 * 86400
+        with sqlite3.connect(server.db) as db:
+            db.execute("INSERT INTO url_cache VALUES (1, x'00', '[]', ?)", (old,))
+            db.execute("INSERT INTO url_cache VALUES (1, x'01', '[]', ?)", (int(time.time()),))
+            db.execute("INSERT INTO url_reputations VALUES (x'02', 'clean', ?)", (old,))
+        server.start()
+        try:
+            self.assertEqual(server.scan(token, SMS)[0], 200)  # a commit; the first purges
+        finally:
+            self.assertEqual(server.stop(), 0)
+        with sqlite3.connect(server.db) as db:
+            self.assertEqual(db.execute("SELECT hex(content_key) FROM url_cache").fetchall(),
+                             [("01",)])
+            self.assertEqual(db.execute("SELECT count(*) FROM url_reputations").fetchone(), (0,))
+
+
 class Connections(unittest.TestCase, ProblemMixin):
     def test_slow_client_is_disconnected(self):
         s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=10)
