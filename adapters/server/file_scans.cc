@@ -180,22 +180,11 @@ void run_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
   Exchange& ex = *exchange;
   UploadInput input;
   if (!parse_upload(app, ex, &input)) return;
-  const ProblemContext pc = ex.problem_context(app.catalog());
   const User& user = ex.token->user;
 
   Result<QuotaDecision> decision = app.quota().reserve(user, unix_now());
-  if (!decision.ok()) {
-    LogLine(LogLevel::kError, "store_error")
-        .field("request_id", ex.request_id)
-        .field("error", decision.status().to_string());
-    return ex.respond(problem(pc, 503, "detail.unavailable"));
-  }
+  if (!admitted(app, ex, decision)) return;
   const std::string remaining = std::to_string(decision->remaining);
-  if (!decision->allowed) {
-    Response r = rate_limited_problem(pc, decision->limit, decision->retry_after);
-    r.set_header("X-RateLimit-Remaining", remaining);
-    return ex.respond(std::move(r));
-  }
   const auto give_back = [&app, user_id = user.id, day = decision->day] {
     app.quota().release(user_id, day);
   };

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "quota.h"
 #include "scamcheck/report.h"
 #include "store.h"
 
@@ -25,6 +26,11 @@ StoredReport stored_report(const Report& report, std::int64_t user_id);
 // give_back() and answers 503.
 void store_and_answer(App& app, const std::shared_ptr<Exchange>& exchange, StoredReport stored,
                       std::string remaining, std::function<void()> give_back);
+
+// Whether a scan may go on under `decision`. If not, it has answered: 503
+// when the allowance could not be read, 429 (with X-RateLimit-Remaining)
+// when the day's allowance is used up.
+bool admitted(const App& app, Exchange& ex, const Result<QuotaDecision>& decision);
 
 void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange);
 void handle_list_reports(App& app, const std::shared_ptr<Exchange>& exchange);

@@ -185,18 +185,8 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
 
   Result<QuotaDecision> decision =
       cached ? app.quota().peek(user, now) : app.quota().reserve(user, now);
-  if (!decision.ok()) {
-    LogLine(LogLevel::kError, "store_error")
-        .field("request_id", ex.request_id)
-        .field("error", decision.status().to_string());
-    return ex.respond(problem(pc, 503, "detail.unavailable"));
-  }
+  if (!admitted(app, ex, decision)) return;
   const std::string remaining = std::to_string(decision->remaining);
-  if (!decision->allowed) {
-    Response r = rate_limited_problem(pc, decision->limit, decision->retry_after);
-    r.set_header("X-RateLimit-Remaining", remaining);
-    return ex.respond(std::move(r));
-  }
   const bool counted = !cached;
   const auto give_back = [&app, user_id = user.id, counted, day = decision->day] {
     if (counted) app.quota().release(user_id, day);
@@ -249,6 +239,24 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
 }
 
 }  // namespace
+
+bool admitted(const App& app, Exchange& ex, const Result<QuotaDecision>& decision) {
+  const ProblemContext pc = ex.problem_context(app.catalog());
+  if (!decision.ok()) {
+    LogLine(LogLevel::kError, "store_error")
+        .field("request_id", ex.request_id)
+        .field("error", decision.status().to_string());
+    ex.respond(problem(pc, 503, "detail.unavailable"));
+    return false;
+  }
+  if (!decision->allowed) {
+    Response r = rate_limited_problem(pc, decision->limit, decision->retry_after);
+    r.set_header("X-RateLimit-Remaining", std::to_string(decision->remaining));
+    ex.respond(std::move(r));
+    return false;
+  }
+  return true;
+}
 
 StoredReport stored_report(const Report& report, std::int64_t user_id) {
   StoredReport stored;
