@@ -73,21 +73,6 @@ std::string revisions_text() {
   return out;
 }
 
-RpcError unsupported_version(std::string_view requested) {
-  rapidjson::StringBuffer buffer;
-  JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("supported");
-  w.StartArray();
-  for (McpRevision revision : kAnnounced) write_string(w, to_string(revision));
-  w.EndArray();
-  w.Key("requested");
-  write_string(w, requested);
-  w.EndObject();
-  return RpcError{kMcpUnsupportedProtocolVersion, "Unsupported protocol version",
-                  std::string(buffer.GetString(), buffer.GetSize())};
-}
-
 // The glossary resource (CONTRACT §5): {"version": 1, "signals": [{"key",
 // "default_severity", "texts": {"<locale>": {"title", "explanation"}}}]}.
 std::string build_glossary_json(const Analyzer& analyzer) {
@@ -131,6 +116,25 @@ std::optional<std::string_view> string_param(simdjson::dom::object params, std::
 }
 
 }  // namespace
+
+std::string rpc_error_response(const RpcError& error) {
+  return error_response(std::nullopt, error);
+}
+
+RpcError unsupported_version_error(std::string_view requested) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  w.StartObject();
+  w.Key("supported");
+  w.StartArray();
+  for (McpRevision revision : kAnnounced) write_string(w, to_string(revision));
+  w.EndArray();
+  w.Key("requested");
+  write_string(w, requested);
+  w.EndObject();
+  return RpcError{kMcpUnsupportedProtocolVersion, "Unsupported protocol version",
+                  std::string(buffer.GetString(), buffer.GetSize())};
+}
 
 // One request being answered.
 struct McpServer::Request {
@@ -287,7 +291,7 @@ std::optional<std::string> McpServer::handle_one(Request& request, McpSession& s
     } else if (session.revision && requested == to_string(*session.revision)) {
       request.revision = *session.revision;
     } else {
-      return error_response(request.id, unsupported_version(requested));
+      return error_response(request.id, unsupported_version_error(requested));
     }
   } else if (session.revision) {
     request.revision = *session.revision;

@@ -80,6 +80,13 @@ struct McpMessageInfo {
 
 class McpTools;
 
+// A JSON-RPC error answer with a null id, for a transport that refuses a
+// message before the core reads it.
+std::string rpc_error_response(const RpcError& error);
+// Error -32022 (unsupported protocol version) with data {supported,
+// requested}, the revisions newest first.
+RpcError unsupported_version_error(std::string_view requested);
+
 class McpServer {
  public:
   // Loads the catalogs and builds the glossary resource. `analyzer` must

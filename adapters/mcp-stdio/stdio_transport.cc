@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "common/line_reader.h"
-#include "common/report_json.h"
 
 namespace scamcheck::mcp_stdio {
 namespace {
@@ -29,23 +28,9 @@ bool write_all(int fd, std::string_view text) {
 
 // The JSON-RPC parse error for a message over kMaxMessageBytes.
 std::string too_long_error() {
-  rapidjson::StringBuffer buffer;
-  adapters::JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("jsonrpc");
-  w.String("2.0");
-  w.Key("id");
-  w.Null();
-  w.Key("error");
-  w.StartObject();
-  w.Key("code");
-  w.Int(adapters::kJsonRpcParseError);
-  w.Key("message");
-  adapters::write_json_string(
-      w, "Parse error: message longer than " + std::to_string(kMaxMessageBytes) + " bytes");
-  w.EndObject();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+  return adapters::rpc_error_response(
+      {adapters::kJsonRpcParseError,
+       "Parse error: message longer than " + std::to_string(kMaxMessageBytes) + " bytes"});
 }
 
 bool is_blank(std::string_view line) {

@@ -10,7 +10,6 @@
 #include <utility>
 
 #include "app.h"
-#include "common/report_json.h"
 #include "logging.h"
 #include "mcp_context_impl.h"
 
@@ -42,38 +41,8 @@ bool is_name_char(char c) {
 
 // A JSON-RPC error answer with a null id (the transport rejects the message
 // before reading it).
-std::string rpc_error(int code, std::string_view message, bool with_versions = false,
-                      std::string_view requested = {}) {
-  rapidjson::StringBuffer buffer;
-  adapters::JsonWriter w(buffer);
-  w.StartObject();
-  w.Key("jsonrpc");
-  w.String("2.0");
-  w.Key("id");
-  w.Null();
-  w.Key("error");
-  w.StartObject();
-  w.Key("code");
-  w.Int(code);
-  w.Key("message");
-  adapters::write_json_string(w, message);
-  if (with_versions) {
-    w.Key("data");
-    w.StartObject();
-    w.Key("supported");
-    w.StartArray();
-    for (auto it = std::rbegin(adapters::kMcpRevisionNames);
-         it != std::rend(adapters::kMcpRevisionNames); ++it) {
-      adapters::write_json_string(w, *it);
-    }
-    w.EndArray();
-    w.Key("requested");
-    adapters::write_json_string(w, requested);
-    w.EndObject();
-  }
-  w.EndObject();
-  w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize());
+std::string rpc_error(int code, std::string message) {
+  return adapters::rpc_error_response({code, std::move(message)});
 }
 
 Response json_response(int status, std::string body) {
@@ -105,8 +74,8 @@ std::optional<Response> check_headers(const Request& request, const McpMessageIn
       version.empty() ? std::optional<McpRevision>(kRevisionWithoutHeader)
                       : adapters::parse_mcp_revision(version);
   if (!revision) {
-    return json_response(400, rpc_error(adapters::kMcpUnsupportedProtocolVersion,
-                                        "Unsupported protocol version", true, version));
+    return json_response(
+        400, adapters::rpc_error_response(adapters::unsupported_version_error(version)));
   }
   if (!info.protocol_version.empty() && header_version != info.protocol_version) {
     return json_response(
