@@ -297,7 +297,7 @@ class SqliteCheckStore final : public CheckStore {
   }
 
   Status sync_plans(const std::vector<PlanRow>& plans) override {
-    return db_.write_sync([&](Connection& c) -> Status {
+    Status status = db_.write_sync([&](Connection& c) -> Status {
       for (const PlanRow& p : plans) {
         Query q(c,
                 "INSERT INTO plans (name, display_name, checks_per_day) VALUES (?, ?, ?) "
@@ -308,6 +308,8 @@ class SqliteCheckStore final : public CheckStore {
       }
       return {};
     });
+    if (status.ok()) db_.auth_changed();
+    return status;
   }
 
   Result<std::vector<std::string>> webhook_secrets() override {

@@ -166,6 +166,9 @@ class Executor {
   virtual void write(Fn fn, std::function<void(Status)> done) = 0;
   // write() and wait for the commit.
   virtual Status write_sync(Fn fn) = 0;
+  // After a committed change to users, tokens or plans: tokens looked up
+  // before it are looked up again, in this and every other process.
+  virtual void auth_changed() = 0;
 };
 
 // The check API's storage on the same database (sqlite_checks_store.cc).

@@ -19,6 +19,7 @@
 #include "logging.h"
 #include "server_limits.h"
 #include "sqlite_db.h"
+#include "token_cache.h"
 
 namespace scamcheck::server {
 namespace {
@@ -98,6 +99,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
   Status open() {
     if (Status s = open_connection(writer_, /*writer=*/true); !s.ok()) return s;
+    if (path_ != ":memory:")
+      tokens_ = std::make_unique<TokenCache>(AuthEpoch::open(path_ + "-auth"));
     const unsigned readers = std::max(4u, std::thread::hardware_concurrency() + 2);
     for (unsigned i = 0; i < readers; ++i) {
       readers_.push_back(std::make_unique<Connection>());
@@ -250,10 +253,13 @@ class SqliteStore final : public Store, public sqlite::Executor {
       return {};
     });
     if (!status.ok()) return status;
+    if (revoked > 0) auth_changed();
     return revoked;
   }
 
   Result<std::optional<TokenRecord>> find_token(const Sha256& token_hash) override {
+    if (std::optional<TokenRecord> cached = tokens_->get(token_hash)) return cached;
+    const std::uint64_t stamp = tokens_->stamp();
     std::optional<TokenRecord> token;
     Status status = read([&](Connection& c) -> Status {
       static const std::string kSql = fmt::format(
@@ -281,10 +287,12 @@ class SqliteStore final : public Store, public sqlite::Executor {
       return {};
     });
     if (!status.ok()) return status;
+    if (token) tokens_->put(*token, stamp);
     return token;
   }
 
   void touch_token(std::int64_t token_id, std::int64_t now) override {
+    tokens_->touched(token_id, now);
     enqueue(
         [token_id, now](Connection& c) -> Status {
           Query q(c, "UPDATE tokens SET last_used_at = ? WHERE id = ?");
@@ -528,6 +536,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
     if (wake) queue_cv_.notify_one();
   }
 
+  void auth_changed() override { tokens_->changed(); }
+
   Status write_sync(WriteFn fn) override {
     auto promise = std::make_shared<std::promise<Status>>();
     std::future<Status> future = promise->get_future();
@@ -636,6 +646,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   std::string path_;
+  // Looked-up tokens; without a shared change counter (<database>-auth) it keeps nothing.
+  std::unique_ptr<TokenCache> tokens_ = std::make_unique<TokenCache>(nullptr);
   Connection writer_;
   std::vector<std::unique_ptr<Connection>> readers_;
   std::mutex queue_mutex_;

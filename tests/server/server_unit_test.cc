@@ -231,6 +231,36 @@ TEST_CASE("SQLite store: users, tokens, reports, paging, quota") {
   CHECK(quota.reserve(u, now)->remaining == -1);
 }
 
+TEST_CASE("a token revoked through another store of the same file fails at once") {
+  // The server and the operator CLI are two processes with their own store
+  // on one database; the server remembers looked-up tokens.
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  const std::string url = "sqlite:" + (dir.path() / "t.db").string();
+  auto server = open_store(url);
+  REQUIRE(server.ok());
+  REQUIRE((*server)->migrate().ok());
+  auto cli = open_store(url);
+  REQUIRE(cli.ok());
+  REQUIRE(create_user(**cli, "a@example.com", "A", "free", "password1").ok());
+  auto token = create_token(**cli, "a@example.com", "t", {"*"}, std::nullopt);
+  REQUIRE(token.ok());
+  const Sha256 hash = sha256(*token);
+
+  for (int i = 0; i < 2; ++i) {  // the second lookup is answered from memory
+    auto found = (*server)->find_token(hash);
+    REQUIRE(found.ok());
+    REQUIRE(found->has_value());
+    CHECK_FALSE((*found)->revoked_at);
+  }
+  REQUIRE(revoke_token(**cli, "a@example.com", "t").ok());
+  auto found = (*server)->find_token(hash);
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK((*found)->revoked_at);
+  CHECK(fs::exists(dir.path() / "t.db-auth"));
+}
+
 TEST_CASE("open_store rejects unknown database URLs") {
   CHECK(open_store("mysql://x").status().code() == StatusCode::kInvalidArgument);
   CHECK(open_store("postgresql://localhost/db").status().code() == StatusCode::kUnimplemented);
