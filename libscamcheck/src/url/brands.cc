@@ -11,6 +11,9 @@ bool is_lower_alpha(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_lower_alnum(char c) { return is_lower_alpha(c) || is_digit(c); }
 
+// Tokens of at most this many characters match only at the start of a word.
+constexpr std::size_t kShortTokenLength = 5;
+
 bool valid_token(std::string_view s) {
   if (s.empty()) return false;
   return std::all_of(s.begin(), s.end(), is_lower_alnum);
@@ -424,16 +427,28 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
     n = 0;
   }
   std::vector<SubstringIndex::Hit> hits;
+  // A short token ("xbox", "gmail", "ebay") inside a longer word is most
+  // often part of another name ("fluxbox", "enigmail"): it counts only
+  // where a word starts (the text's start, or after anything but a letter).
+  auto starts_word = [&](std::size_t s, std::size_t len) {
+    if (len > kShortTokenLength || s == 0) return true;
+    const char c = text[s - 1];
+    return !(is_lower_alpha(c) || (c >= 'A' && c <= 'Z'));
+  };
   if (n > 0) {
     tokens_.find_all(std::string_view(compact, n), hits);
     for (const auto& h : hits) {
       std::size_t s = origin[h.pos];
       std::size_t e = static_cast<std::size_t>(origin[h.pos + h.len - 1]) + 1;
+      if (!starts_word(s, h.len)) continue;
       out.push_back({h.id, s, e - s});
     }
   } else {
     tokens_.find_all(text, hits);
-    for (const auto& h : hits) out.push_back({h.id, h.pos, h.len});
+    for (const auto& h : hits) {
+      if (!starts_word(h.pos, h.len)) continue;
+      out.push_back({h.id, h.pos, h.len});
+    }
   }
   // Whole words: split on anything but letters and digits, and again on
   // anything but letters ("dhl24" -> "dhl").

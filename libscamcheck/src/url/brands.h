@@ -63,7 +63,7 @@ struct Brand {
   std::vector<std::string> domains;          // official registrable domains
   std::vector<std::string> domain_patterns;  // e.g. "sparkasse-*.de"
   bool any_cctld = false;                    // <label>.<ccTLD> is official for its domain labels
-  std::vector<std::string> tokens;           // distinctive: matched inside words
+  std::vector<std::string> tokens;           // inside words; <= 5 letters at a word start
   std::vector<std::string> words;            // matched as whole words only
   std::vector<std::string> host_words;       // whole words, host names only
 };

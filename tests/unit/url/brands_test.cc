@@ -175,6 +175,16 @@ TEST_CASE("look-alikes: the brand inside the label") {
   CHECK(look("sky").kind == LookalikeKind::kNone);
   CHECK(look("ing").kind == LookalikeKind::kNone);
   CHECK(look("online").kind == LookalikeKind::kNone);
+  // Short tokens (up to 5 letters) only where a word starts: "fluxbox" is
+  // no Xbox, "shagmail" no Gmail; "xbox-live", "gmail-verify" and
+  // "secure-ebay" are.
+  CHECK(look("fluxbox").kind == LookalikeKind::kNone);
+  CHECK(look("shagmail").kind == LookalikeKind::kNone);
+  CHECK(brand_of(look("xbox-live")) == "microsoft");
+  CHECK(brand_of(look("gmail-verify")) == "gmail");
+  CHECK(brand_of(look("secure-ebay")) == "ebay");
+  // Longer tokens still count inside a word.
+  CHECK(brand_of(look("securepaypal")) == "paypal");
 }
 
 TEST_CASE("look-alikes: homoglyphs and digit swaps") {
