@@ -286,8 +286,8 @@ bool is_tld_label(std::string_view label) {
 // File-name extensions that are also country TLDs; a bare "name.ext" with
 // one of them is a file name far more often than a site.
 bool is_file_extension_tld(std::string_view tld) {
-  static constexpr std::string_view kExt[] = {"md", "py", "sh",  "rs",  "so",
-                                              "ps", "pl", "zip", "mov", "exe"};
+  static constexpr std::string_view kExt[] = {"md", "py", "sh", "rs",  "so",  "ps",
+                                              "pl", "pm", "cf", "zip", "mov", "exe"};
   for (std::string_view e : kExt) {
     if (tld.size() == e.size() && starts_with_ci(tld, 0, e)) return true;
   }
@@ -500,6 +500,13 @@ std::vector<LinkMatch> extract_links(std::string_view text) {
       // A bare dotted quad without a path is more often a version number or
       // an address in a log line than a link.
       i = run_end;
+      continue;
+    }
+    if (!www && !has_path && end > host_end) {
+      // "host:2703" or "10.1.2.3:8080" with no scheme and no path is a
+      // server address in a log line or a config, which no mail program
+      // turns into a link.
+      i = end;
       continue;
     }
     if (!ipv4 && !www && !has_path) {

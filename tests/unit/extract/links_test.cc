@@ -91,6 +91,10 @@ TEST_CASE("things that are not links") {
   CHECK(spans("Muster GmbH & Co.KG") == V{});
   CHECK(spans("Dr.med. Meier") == V{});
   CHECK(spans("see README.md and setup.py") == V{});
+  CHECK(spans("grep your sendmail.cf and Config.pm") == V{});
+  // A server address with a port but no scheme and no path: a log line.
+  CHECK(spans("Using next closest server apt.cloudmark.com:2703, cached") == V{});
+  CHECK(spans("167.206.208.233:24442 (200, 'OK')") == V{});
   CHECK(spans("Server 192.168.1.1 is down") == V{});
   CHECK(spans("ok.It is fine") == V{});
   CHECK(spans("data: 5 GB left") == V{});
