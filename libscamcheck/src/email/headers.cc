@@ -30,6 +30,43 @@ std::string_view first_label(std::string_view registrable) {
   return registrable.substr(0, registrable.find('.'));
 }
 
+// Whether the display name text[name) names the organisation of the
+// sender's own domain, outside the brands it mentions: "Lockergnome Apple
+// Core" <x@lockergnome.com> is a publication of lockergnome.com that
+// mentions Apple, not a claim to be Apple. The domain's name (its first
+// label, at least 4 letters or digits) must be a word of the display name.
+bool names_own_domain(std::string_view text, Span name, std::string_view registrable,
+                      const std::vector<DisplayNameBrands::Claim>& claims) {
+  const std::string_view label = first_label(registrable);
+  if (label.size() < 4 || is_service_word(label)) return false;
+  const std::string_view shown = name.of(text);
+  std::size_t i = 0;
+  while (i < shown.size()) {
+    auto alnum = [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    if (!alnum(shown[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < shown.size() && alnum(shown[j])) ++j;
+    const std::size_t start = name.start + i;
+    const bool in_claim = std::any_of(claims.begin(), claims.end(), [&](const auto& c) {
+      return start >= c.span.start && start < c.span.end;
+    });
+    // A word of its own, not part of an address or a domain in the name.
+    auto joined = [](char c) { return c == '@' || c == '.' || c == '-' || c == '_'; };
+    const bool word = (i == 0 || !joined(shown[i - 1])) && (j == shown.size() || !joined(shown[j]));
+    if (!in_claim && word && j - i == label.size() &&
+        lower_ascii(shown.substr(i, j - i)) == label) {
+      return true;
+    }
+    i = j;
+  }
+  return false;
+}
+
 // The second-level domains reserved for documentation (RFC 2606): corpora
 // and test mail put them where the real address was removed.
 bool reserved_domain(std::string_view reg) {
@@ -219,7 +256,8 @@ void HeaderCheckerImpl::read_sender(const ParsedEmail& email, Sender& s, Finding
         s.brands.push_back(c.brand);
       }
     }
-    if (!impersonation && !claims.empty() && !any_official && !brand_mail) {
+    if (!impersonation && !claims.empty() && !any_official && !brand_mail &&
+        !names_own_domain(v, name, s.reg, claims)) {
       emit(header_keys::kDisplayNameImpersonation, *s.header, claims.front().span, 1.0, out);
       impersonation = true;
     }

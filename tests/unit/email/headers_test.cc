@@ -308,6 +308,12 @@ TEST_CASE("display_name_impersonation: a brand's name on another domain") {
     INFO(from);
     CHECK(run(email({{"From", from}})).empty());
   }
+
+  // A publication of the sender's own organisation that mentions a brand.
+  CHECK(run(email({{"From", "Lockergnome Apple Core <subscriptions@lockergnome.com>"}})).empty());
+  // ... but not a service word or a domain that merely shares the name.
+  hits = run(email({{"From", "\"PayPal Support\" <team@support.com>"}}));
+  CHECK(hits["display_name_impersonation"].evidence == "PayPal");
 }
 
 TEST_CASE("display_name_impersonation: addresses and domains in the display name") {
