@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iterator>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "decode/charset.h"
 #include "explain/explain.h"
@@ -12,6 +14,7 @@
 #include "model/evidence.h"
 #include "normalize/normalize.h"
 #include "url/url_input.h"
+#include "util/ascii.h"
 #include "util/text.h"
 
 namespace scamcheck {
@@ -49,6 +52,36 @@ void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
     }
   }
   urls = std::move(unique);
+}
+
+// The lines of a plain-text part that quote an earlier message ("> ..."),
+// as [start, end) byte ranges.
+std::vector<std::pair<std::size_t, std::size_t>> quoted_line_spans(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t p = pos;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (p < end && text[p] == '>') spans.emplace_back(pos, end);
+    pos = end + 1;
+  }
+  return spans;
+}
+
+// Whether a mail says it answers another: an In-Reply-To or References
+// header, or a subject starting with a reply prefix ("Re:", "AW:", "SV:").
+bool is_reply(const ParsedEmail& email) {
+  if (!email.find("In-Reply-To").empty() || !email.find("References").empty()) return true;
+  for (const EmailHeader* subject : email.find("Subject")) {
+    std::string_view v = subject->value;
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    for (std::string_view prefix : {"re:", "aw:", "sv:", "antw:", "re :"}) {
+      if (starts_with_ci(v, prefix)) return true;
+    }
+  }
+  return false;
 }
 
 std::string_view trim(std::string_view s) {
@@ -240,10 +273,26 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
     Status s = detect_text(subject->value, subject->location(), sender_site, findings, report);
     if (!s.ok()) return s;
   }
+  // Lines of an earlier message quoted in a reply: only a mail that says it
+  // answers one (In-Reply-To, References or a "Re:" subject) counts them.
+  const bool answers = is_reply(email);
+  std::size_t quoted_lines = 0;
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
+      const std::size_t first = findings.size();
       Status s = detect_text(part.text, part.location, sender_site, findings, report);
       if (!s.ok()) return s;
+      const std::vector<std::pair<std::size_t, std::size_t>> quoted =
+          answers ? quoted_line_spans(part.text)
+                  : std::vector<std::pair<std::size_t, std::size_t>>();
+      quoted_lines += quoted.size();
+      for (std::size_t i = first; i < findings.size(); ++i) {
+        Finding& f = findings[i];
+        const bool in_quote = std::any_of(quoted.begin(), quoted.end(), [&](const auto& q) {
+          return f.start >= q.first && f.start < q.second;
+        });
+        if (in_quote) f.strength *= mail_->quoted_strength();
+      }
     } else if (part.type == EmailPart::Type::kHtml) {
       detect_html(part, sender_site, findings, report);
     }
@@ -258,8 +307,11 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
       sites.push_back(site);
     }
   }
-  mail_->apply(findings, headers_->verified_brand_sender(email), sites.size());
+  const std::size_t site_count = sites.size();
+  // A newsletter also shows itself by many different links.
   keep_first_of_each_url(report.urls);  // however often the message repeats it
+  mail_->apply(findings, headers_->verified_brand_sender(email), site_count, quoted_lines,
+               report.urls.size());
   return {};
 }
 

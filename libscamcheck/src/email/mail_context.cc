@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "util/ascii.h"
 #include "util/json.h"
 
 namespace scamcheck::internal {
@@ -73,18 +74,52 @@ Result<std::unique_ptr<MailContext>> MailContext::load(
     } else {
       context->spread_min_sites_ = static_cast<std::size_t>(min_sites);
       read_keys(link_keys, "link_spread.link_keys", context->link_keys_);
+      // Optional: so many different links that the mail is a newsletter
+      // even when one click-tracking site carries them all.
+      std::int64_t min_links = 0;
+      if (spread["min_links"].get_int64().get(min_links) == simdjson::SUCCESS) {
+        if (min_links < 0) {
+          problems += name + ": link_spread.min_links must be an integer >= 0; ";
+        } else {
+          context->spread_min_links_ = static_cast<std::size_t>(min_links);
+        }
+      } else if (spread["min_links"].error() != simdjson::NO_SUCH_FIELD) {
+        problems += name + ": link_spread.min_links must be an integer >= 0; ";
+      }
+    }
+  }
+  // Optional: how a reply quoting an earlier message reads.
+  simdjson::dom::object quote;
+  if (!doc["reply_quote"].get_object().get(quote)) {
+    std::int64_t min_lines = 0;
+    if (quote["min_lines"].get_int64().get(min_lines) || min_lines < 0 ||
+        quote["quoted_strength"].get_double().get(context->quoted_strength_) ||
+        quote["text_strength"].get_double().get(context->quote_text_strength_) ||
+        context->quoted_strength_ < 0 || context->quoted_strength_ > 1 ||
+        context->quote_text_strength_ < 0 || context->quote_text_strength_ > 1) {
+      problems += name +
+                  ": reply_quote needs integer min_lines >= 0, quoted_strength and "
+                  "text_strength in [0, 1]; ";
+    } else {
+      context->quote_min_lines_ = static_cast<std::size_t>(min_lines);
     }
   }
   if (!problems.empty()) return Status::invalid_argument(problems);
   return context;
 }
 
-void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites) const {
+void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites,
+                        std::size_t quoted_lines, std::size_t links) const {
+  // What the sender writes: the body and the subject (other header
+  // findings are about how the mail travelled and stay).
   std::erase_if(findings, [&](const Finding& f) {
-    return verified_sender && f.location.rfind("header:", 0) != 0 &&
-           verified_sender_claims_.count(f.key) > 0;
+    const bool written =
+        f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
+    return verified_sender && written && verified_sender_claims_.count(f.key) > 0;
   });
-  const bool digest = spread_min_sites_ > 0 && linked_sites >= spread_min_sites_;
+  const bool digest = (spread_min_sites_ > 0 && linked_sites >= spread_min_sites_) ||
+                      (spread_min_links_ > 0 && links >= spread_min_links_);
+  const bool reply = quote_min_lines_ > 0 && quoted_lines >= quote_min_lines_;
   for (Finding& f : findings) {
     auto it = strength_.find(f.key);
     if (it != strength_.end()) f.strength *= it->second;
@@ -92,6 +127,7 @@ void MailContext::apply(Findings& findings, bool verified_sender, std::size_t li
     if (digest && f.location.rfind("header:", 0) != 0) {
       f.strength *= link_keys_.count(f.key) > 0 ? spread_link_strength_ : spread_text_strength_;
     }
+    if (reply && f.location.rfind("header:", 0) != 0) f.strength *= quote_text_strength_;
   }
   std::erase_if(findings, [](const Finding& f) { return f.strength <= 0; });
 }

@@ -28,12 +28,22 @@ class MailContext {
   // those whose factor is 0, and marks the keys that count in mail only
   // next to a real sign as context (Finding::requires_context). With
   // `verified_sender`, also drops the body and subject findings that a
-  // verified brand sender makes truthfully (header findings stay). A mail
+  // verified brand sender makes truthfully (other header findings stay). A mail
   // whose links go to `linked_sites` different sites, at least
   // link_spread.min_sites of them, is a digest or newsletter: what its
   // links look like is scaled by link_spread.link_strength and the other
   // signs of its body by link_spread.text_strength (header findings stay).
-  void apply(Findings& findings, bool verified_sender, std::size_t linked_sites = 0) const;
+  // So is a mail with `links` different links, at least
+  // link_spread.min_links of them (one click-tracking site may carry them
+  // all). A mail quoting `quoted_lines` lines of an earlier message, at
+  // least reply_quote.min_lines of them, answers a conversation: the signs
+  // of its body are scaled by reply_quote.text_strength.
+  void apply(Findings& findings, bool verified_sender, std::size_t linked_sites = 0,
+             std::size_t quoted_lines = 0, std::size_t links = 0) const;
+
+  // Multiplies the strength of what is found inside a quoted line ("> ...")
+  // of a plain-text part: someone else's words, answered.
+  double quoted_strength() const { return quoted_strength_; }
 
   // Multiplies the strength of what a link to the sender's own site says.
   double sender_site_strength() const { return sender_site_strength_; }
@@ -45,9 +55,14 @@ class MailContext {
   std::set<std::string, std::less<>> verified_sender_claims_;
   // link_spread (optional; min_sites 0 = off).
   std::size_t spread_min_sites_ = 0;
+  std::size_t spread_min_links_ = 0;  // 0 = off
   double spread_link_strength_ = 1;
   double spread_text_strength_ = 1;
   std::set<std::string, std::less<>> link_keys_;
+  // reply_quote (optional; min_lines 0 = off).
+  std::size_t quote_min_lines_ = 0;
+  double quoted_strength_ = 1;
+  double quote_text_strength_ = 1;
 };
 
 }  // namespace scamcheck::internal

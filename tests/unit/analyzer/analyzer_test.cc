@@ -145,3 +145,29 @@ TEST_CASE("a missing data directory is a clear error naming it") {
   REQUIRE_FALSE(created.ok());
   CHECK(created.status().message().find("/nonexistent/scamcheck-data") != std::string::npos);
 }
+
+TEST_CASE("a reply: what it quotes is someone else's words") {
+  scamcheck::Options options;
+  options.use_model = false;
+  auto created = Analyzer::create(options);
+  REQUIRE_MESSAGE(created.ok(), created.status().to_string());
+  const std::string quoted =
+      "> I have recorded you visiting adult sites.\n"
+      "> Pay or the video goes to all your contacts.\n";
+  const std::string head =
+      "From: Ann <ann@example.org>\r\nTo: bob@example.org\r\nDate: Mon, 1 Jul 2024 10:00:00 "
+      "+0000\r\nMessage-ID: <1@example.org>\r\n";
+  // Answering (In-Reply-To): the quoted lines weigh nothing.
+  auto reply = (*created)->analyze(head +
+                                       "Subject: Re: this spam\r\nIn-Reply-To: <0@example.org>\r\n"
+                                       "\r\nBob wrote:\n" +
+                                       quoted + "\nJust delete it, it is a known scam.\n",
+                                   Kind::kEmail, "en");
+  REQUIRE(reply.ok());
+  CHECK(reply->verdict == Verdict::kSafe);
+  // The same lines in a mail that answers nothing still count.
+  auto fresh =
+      (*created)->analyze(head + "Subject: your video\r\n\r\n" + quoted, Kind::kEmail, "en");
+  REQUIRE(fresh.ok());
+  CHECK(fresh->verdict != Verdict::kSafe);
+}

@@ -52,19 +52,59 @@ TEST_CASE("strength, context and verified-sender claims") {
   const MailContext& mail = **loaded;
   CHECK(mail.sender_site_strength() == doctest::Approx(0.25));
 
-  Findings f = {finding("marketing_spam"), finding("link_in_message"), finding("random_domain"),
-                finding("payment_request"), finding("payment_request", "header:Subject")};
+  Findings f = {finding("marketing_spam"),
+                finding("link_in_message"),
+                finding("random_domain"),
+                finding("payment_request"),
+                finding("payment_request", "header:Subject"),
+                finding("payment_request", "header:X-Campaign")};
   mail.apply(f, /*verified_sender=*/false);
-  REQUIRE(f.size() == 4);  // link_in_message dropped (strength 0)
+  REQUIRE(f.size() == 5);  // link_in_message dropped (strength 0)
   CHECK(f[0].strength == doctest::Approx(0.5));
   CHECK(f[1].key == "random_domain");
   CHECK(f[1].requires_context);
   CHECK_FALSE(f[2].requires_context);
 
   mail.apply(f, /*verified_sender=*/true);
-  REQUIRE(f.size() == 3);  // the body's payment_request goes, the header's stays
+  // What the sender wrote (body, subject) goes; another header's finding stays.
+  REQUIRE(f.size() == 3);
   CHECK(f[2].key == "payment_request");
-  CHECK(f[2].location == "header:Subject");
+  CHECK(f[2].location == "header:X-Campaign");
+}
+
+TEST_CASE("a newsletter by its many links and a reply by its quoted lines") {
+  auto loaded = load_text(R"({"version": 1, "strength": {},
+    "context_only": [], "sender_site_strength": 1, "verified_sender_claims": [],
+    "link_spread": {"min_sites": 8, "min_links": 20, "link_strength": 0,
+                    "text_strength": 0.5, "link_keys": ["random_domain"]},
+    "reply_quote": {"min_lines": 2, "quoted_strength": 0, "text_strength": 0.4}})");
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
+  const MailContext& mail = **loaded;
+  CHECK(mail.quoted_strength() == doctest::Approx(0.0));
+
+  Findings f = {finding("marketing_spam"), finding("random_domain"),
+                finding("marketing_spam", "header:Subject")};
+  mail.apply(f, false, /*linked_sites=*/1, /*quoted_lines=*/0, /*links=*/19);
+  REQUIRE(f.size() == 3);  // 19 links on one site: no newsletter
+  CHECK(f[0].strength == doctest::Approx(1.0));
+
+  mail.apply(f, false, /*linked_sites=*/1, /*quoted_lines=*/0, /*links=*/20);
+  REQUIRE(f.size() == 2);  // the link's look (link_strength 0) goes
+  CHECK(f[0].strength == doctest::Approx(0.5));
+  CHECK(f[1].strength == doctest::Approx(1.0));  // the subject stays
+
+  Findings r = {finding("marketing_spam"), finding("payment_request", "header:Subject")};
+  mail.apply(r, false, 0, /*quoted_lines=*/1);
+  CHECK(r[0].strength == doctest::Approx(1.0));  // one quoted line is no reply
+  mail.apply(r, false, 0, /*quoted_lines=*/2);
+  CHECK(r[0].strength == doctest::Approx(0.4));
+  CHECK(r[1].strength == doctest::Approx(1.0));
+
+  auto bad = load_text(R"({"version": 1, "strength": {},
+    "context_only": [], "sender_site_strength": 1, "verified_sender_claims": [],
+    "reply_quote": {"min_lines": 2, "quoted_strength": 2, "text_strength": 0.4}})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("reply_quote") != std::string::npos);
 }
 
 TEST_CASE("a bad email.json is an error naming the problem") {
