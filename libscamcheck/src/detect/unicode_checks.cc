@@ -199,6 +199,20 @@ bool is_invisible_candidate(UChar32 c) {
          (c >= 0xE0000 && c <= 0xE007F) || is_variation_selector(c);
 }
 
+// Letters drawn in a decorative style: the mathematical alphanumerics
+// ("𝐎𝐩𝐞𝐧 𝐍𝐨𝐰"), fullwidth Latin ("ＦＲＥＥ") and circled or squared
+// Latin capitals ("ⓌⒾⓃ", "🅾🅵🅵"). NFKC turns them back into plain letters;
+// written out they dodge word filters.
+bool is_styled_letter(UChar32 c) {
+  return (c >= 0x1D400 && c <= 0x1D7FF) ||  // incl. the styled digits
+         (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A) ||
+         (c >= 0x24B6 && c <= 0x24E9) || (c >= 0x1F130 && c <= 0x1F189);
+}
+
+bool is_fullwidth_letter(UChar32 c) {
+  return (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A);
+}
+
 bool is_valid_utf8(std::string_view t) {
   const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
   const auto n = static_cast<std::int32_t>(t.size());
@@ -314,6 +328,7 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
   bool invisible_is_suspicious(std::string_view text, std::size_t pos, std::size_t end, UChar32 c,
                                std::optional<bool>& rtl, std::size_t& ok_tag_end) const;
   void check_words(std::string_view text, Findings& out) const;
+  static void check_styled(std::string_view text, Findings& out);
   void check_mixed_script(std::string_view text, const WordInfo& w, Counts& counts,
                           Findings& out) const;
   void check_phonetic_letters(std::string_view text, const WordInfo& w, Counts& counts,
@@ -407,7 +422,10 @@ void UnicodeCheckerImpl::check(std::string_view text, Findings& out) const {
     }
   }
   // Every invisible character and every other script is non-ASCII.
-  if (!ascii) check_invisible(text, out);
+  if (!ascii) {
+    check_invisible(text, out);
+    check_styled(text, out);
+  }
   if (ascii && brand_keys_.empty()) return;
   check_words(text, out);
 }
@@ -585,6 +603,87 @@ void UnicodeCheckerImpl::check_words(std::string_view text, Findings& out) const
     }
     i = w.end;
   }
+}
+
+// Whole words in styled letters (see is_styled_letter). A word (a run
+// between white space) counts when at least two of its letters are styled
+// and they outnumber its plain letters ("𝖰𝗎𝖺𝗅𝗂𝗍ä𝗍𝗌"); neighbouring styled
+// words form one finding, from the first styled letter to the last letter.
+// Fullwidth letters inside CJK text ("ＩＤ", "ＰＣ") are how those scripts
+// write Latin abbreviations: they need a run of at least eight letters.
+void UnicodeCheckerImpl::check_styled(std::string_view text, Findings& out) {
+  constexpr int kMinStyledLetters = 4;
+  constexpr int kMinFullwidthLetters = 8;
+  const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
+  const auto n = static_cast<std::int32_t>(text.size());
+  std::size_t found = 0;
+  // The open run of styled words.
+  bool open = false;
+  std::size_t run_start = 0;
+  std::size_t run_end = 0;
+  int run_styled = 0;
+  int run_fullwidth = 0;
+  auto close_run = [&]() {
+    if (open && found < kMaxFindingsPerKey && run_styled >= kMinStyledLetters &&
+        (run_fullwidth < run_styled || run_styled >= kMinFullwidthLetters)) {
+      add_finding(out, "styled_letters", run_start, run_end);
+      ++found;
+    }
+    open = false;
+    run_styled = 0;
+    run_fullwidth = 0;
+  };
+  std::int32_t i = 0;
+  while (i < n && found < kMaxFindingsPerKey) {
+    // One word: up to the next white space.
+    int styled = 0;
+    int fullwidth = 0;
+    int plain = 0;
+    std::size_t first_styled = 0;
+    std::size_t last_letter_end = 0;
+    std::int32_t j = i;
+    while (j < n) {
+      const std::int32_t at = j;
+      UChar32 c;
+      U8_NEXT(s, j, n, c);
+      if (is_space(c)) {
+        j = at;
+        break;
+      }
+      if (is_styled_letter(c)) {
+        if (styled++ == 0) first_styled = static_cast<std::size_t>(at);
+        if (is_fullwidth_letter(c)) ++fullwidth;
+        last_letter_end = static_cast<std::size_t>(j);
+      } else if (is_letter(c)) {  // digits are neutral: "𝐖𝐌𝐅 12-𝐏𝐞𝐫𝐬𝐨𝐧𝐞𝐧"
+        ++plain;
+        last_letter_end = static_cast<std::size_t>(j);
+      }
+    }
+    if (styled >= 2 && styled > plain) {
+      if (!open) {
+        open = true;
+        run_start = first_styled;
+      }
+      run_end = last_letter_end;
+      run_styled += styled;
+      run_fullwidth += fullwidth;
+    } else if (plain > 0 || styled > 0) {
+      close_run();  // a plain word ends the run; bare punctuation does not
+    }
+    // Skip the white space after the word.
+    while (j < n) {
+      const std::int32_t at = j;
+      UChar32 c;
+      U8_NEXT(s, j, n, c);
+      if (!is_space(c)) {
+        j = at;
+        break;
+      }
+    }
+    if (j == i) ++j;  // never stall on a malformed byte
+    i = j;
+  }
+  close_run();
 }
 
 void UnicodeCheckerImpl::check_mixed_script(std::string_view text, const WordInfo& w,

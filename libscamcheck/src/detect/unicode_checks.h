@@ -21,8 +21,8 @@ class UnicodeChecker {
       const std::vector<std::string>& brand_names);
   virtual ~UnicodeChecker() = default;
 
-  // Appends findings with keys "invisible_characters", "mixed_script" and
-  // "confusable_word" for `text` (valid UTF-8; spans into it). Thread-safe.
+  // Appends findings with keys "invisible_characters", "mixed_script",
+  // "styled_letters" and "confusable_word" for `text` (valid UTF-8; spans into it). Thread-safe.
   virtual void check(std::string_view text, Findings& out) const = 0;
 };
 

@@ -184,6 +184,50 @@ TEST_CASE("mixed scripts in one word are flagged") {
   CHECK(run("/\u0283\u026A\u014B/ and /\u0259/").empty());
 }
 
+TEST_CASE("whole words in styled letters are flagged with their verbatim span") {
+  // Mathematical bold "Open Now!" in a subject: one finding for the run of
+  // styled words, without the trailing punctuation.
+  std::vector<Hit> hits =
+      run("Find Anyone - \U0001D40E\U0001D429\U0001D41E\U0001D427 "
+          "\U0001D40D\U0001D428\U0001D430!");
+  CHECK(of_key(hits, "styled_letters") ==
+        std::vector<Hit>{
+            {"styled_letters",
+             "\U0001D40E\U0001D429\U0001D41E\U0001D427 \U0001D40D\U0001D428\U0001D430"}});
+
+  // A plain letter among styled ones ("Qualit\u00e4ts" in sans-serif) keeps
+  // the word styled; digits neither break nor start a run.
+  hits =
+      run("\U0001D5B0\U0001D5CE\U0001D5BA\U0001D5C5\U0001D5C2\U0001D5CD\u00E4\U0001D5CD\U0001D5CC "
+          "12-\U0001D5AF\U0001D5BE\U0001D5CB\U0001D5CC");
+  CHECK(of_key(hits, "styled_letters").size() == 1);
+
+  // Circled and fullwidth capitals.
+  CHECK(of_key(run("\u24CC\u24BE\u24C3 \u24C3\u24C4\u24CC now"), "styled_letters").size() == 1);
+  CHECK(of_key(run("\uFF26\uFF32\uFF25\uFF25 \uFF27\uFF29\uFF26\uFF34 for you"), "styled_letters")
+            .size() == 1);
+
+  // Two plain words break the run: two findings.
+  hits =
+      run("\U0001D400\U0001D401\U0001D402\U0001D403 and \U0001D404\U0001D405\U0001D406\U0001D407");
+  CHECK(of_key(hits, "styled_letters").size() == 2);
+}
+
+TEST_CASE("single styled symbols and CJK fullwidth abbreviations are not flagged") {
+  // One styled letter as a symbol (a math variable), too few letters.
+  CHECK(of_key(run("Let \U0001D465 be the unknown"), "styled_letters").empty());
+  CHECK(of_key(run("\U0001D400\U0001D401 plus"), "styled_letters").empty());
+  // Fullwidth "ID" and "PC" inside Japanese text.
+  CHECK(of_key(run("\uFF29\uFF24\u3068\uFF30\uFF23\u3092\u78BA\u8A8D\u3057\u3066\u304F\u3060\u3055"
+                   "\u3044"),
+               "styled_letters")
+            .empty());
+  CHECK(
+      of_key(run("\u30ED\u30B0\u30A4\u30F3 \uFF29\uFF24 \uFF30\uFF23"), "styled_letters").empty());
+  // Plain text and emoji.
+  CHECK(of_key(run("Gr\u00FC\u00DFe \U0001F600 aus M\u00FCnchen"), "styled_letters").empty());
+}
+
 TEST_CASE("single-script words in any language are not flagged") {
   const char* fine[] = {
       "Gr\u00FC\u00DFe aus M\u00FCnchen",  // German
