@@ -65,6 +65,7 @@ enum Ns : char {
   kRegistrableNs = 'e',
   kHostWordNs = 'o',
   kMailNs = 'm',
+  kProseShapeNs = 'z',
 };
 
 // 32-bit FNV-1a. Digits hash as '0' when `mask_digits`.
@@ -518,6 +519,36 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
       i = j + 1;
     }
   }
+}
+
+// The shape of a message read as a whole (text, not mail): its length in
+// bytes and the share of its letters written in capitals ("URGENT: YOUR
+// ACCOUNT ..."). An SMS is short or long for what it has to say, and
+// shouting is a style of its own; neither is a word the n-grams could see.
+// Both are read without the URL schemes, which a user may or may not have
+// written ("http://" never counts). Digits are not counted: codes and
+// amounts are as common in today's notifications as in the corpora's spam.
+void add_prose_shape(std::string_view text, FeatureSet& out) {
+  std::size_t size = 0, letters = 0, upper = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if ((text[i] == 'h' || text[i] == 'H') && (starts_with_ci(text.substr(i), "http://") ||
+                                               starts_with_ci(text.substr(i), "https://"))) {
+      i += text[i + 4] == ':' ? 7 : 8;
+      continue;
+    }
+    const char c = text[i++];
+    ++size;
+    if (is_alpha(c)) {
+      ++letters;
+      upper += c >= 'A' && c <= 'Z';
+    }
+  }
+  const char length = size_bucket(size, {30, 60, 100, 140, 170, 320});
+  const char caps = letters < 8 ? 'n' : size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
+  out.hits.push_back(
+      Hit{hash_of_suffixed(kProseShapeNs, "len=", length), 1.0f, Group::kOther, -1, 0, 0});
+  out.hits.push_back(
+      Hit{hash_of_suffixed(kProseShapeNs, "caps=", caps), 1.0f, Group::kOther, -1, 0, 0});
 }
 
 // Whether a whitespace-delimited chunk of prose is a link: a scheme, a
@@ -985,6 +1016,8 @@ void FeatureSet::finish() {
 }
 
 void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+  // A mail's parts are read one by one, so their shape is not the mail's.
+  if (!out.mail_words) add_prose_shape(text, out);
   const NormalizedText norm(text);
   // About one word per 4 bytes, each a unigram and a bigram (twice for
   // mail), plus room for a link and the rule features.

@@ -88,6 +88,9 @@ struct SpanMap {
 
 // Word features of prose (an SMS, a Subject, a body part). `text` is valid
 // UTF-8; links in it become link features and e-mail addresses one token.
+// Outside a mail (FeatureSet::mail_words unset) also the shape of the text
+// as a whole: its length and its share of capital letters, both read
+// without "http://" and "https://".
 void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map = {});
 
 // Link features of one URL, scheme optional: `text` is the whole input of
