@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "decode/charset.h"
+#include "email/bulk_mail.h"
 #include "explain/explain.h"
 #include "extract/links.h"
 #include "model/evidence.h"
@@ -234,8 +235,19 @@ Status AnalyzerImpl::detect_text(std::string_view text, std::string_view locatio
 // should not cost thousands of URL analyses.
 constexpr std::size_t kMaxHtmlLinks = 200;
 
-void AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
-                               Findings& findings, Report& report) const {
+namespace {
+
+// Bytes of `text` other than spaces, tabs and line breaks.
+std::size_t count_non_space(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return c != ' ' && c != '\t' && c != '\r' && c != '\n';
+  }));
+}
+
+}  // namespace
+
+std::size_t AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
+                                      Findings& findings, Report& report) const {
   VisibleText visible;
   html_->check(part.text, part.location, findings, visible);
   // The text stages read what a person sees; their spans map back to the
@@ -263,6 +275,7 @@ void AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_si
     detect_link(part.text, link, sender_site, findings, report);
     for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
   }
+  return count_non_space(visible.text);
 }
 
 Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
@@ -277,8 +290,11 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
   // answers one (In-Reply-To, References or a "Re:" subject) counts them.
   const bool answers = is_reply(email);
   std::size_t quoted_lines = 0;
+  // How much text the mail shows (non-space bytes), for its shape.
+  std::size_t html_parts = 0, html_chars = 0, text_chars = 0;
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
+      text_chars += count_non_space(part.text);
       const std::size_t first = findings.size();
       Status s = detect_text(part.text, part.location, sender_site, findings, report);
       if (!s.ok()) return s;
@@ -294,7 +310,8 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
         if (in_quote) f.strength *= mail_->quoted_strength();
       }
     } else if (part.type == EmailPart::Type::kHtml) {
-      detect_html(part, sender_site, findings, report);
+      html_chars += detect_html(part, sender_site, findings, report);
+      ++html_parts;
     }
   }
   attachments_->check(email, findings);
@@ -308,10 +325,22 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
     }
   }
   const std::size_t site_count = sites.size();
+  const bool links_sender_site =
+      !sender_site.empty() && std::find(sites.begin(), sites.end(), sender_site) != sites.end();
   // A newsletter also shows itself by many different links.
   keep_first_of_each_url(report.urls);  // however often the message repeats it
-  mail_->apply(findings, headers_->verified_brand_sender(email), site_count, quoted_lines,
-               report.urls.size());
+  const bool verified = headers_->verified_brand_sender(email);
+  mail_->apply(findings, verified, site_count, quoted_lines, report.urls.size());
+  // An advert shows itself by its shape as much as by its words.
+  MailShape shape;
+  shape.html_parts = html_parts;
+  shape.html_visible_chars = html_chars;
+  shape.plain_text_chars = text_chars;
+  shape.linked_sites = site_count;
+  shape.links_sender_site = links_sender_site;
+  shape.sender_site = sender_site;
+  shape.verified_sender = verified;
+  mark_bulk_advert(email, shape, findings);
   return {};
 }
 
