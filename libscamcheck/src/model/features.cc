@@ -531,8 +531,8 @@ void add_link(std::string_view n, std::size_t begin, std::size_t end, std::int32
 void add_prose_shape(std::string_view text, FeatureSet& out) {
   std::size_t size = 0, letters = 0, upper = 0;
   for (std::size_t i = 0; i < text.size();) {
-    if ((text[i] == 'h' || text[i] == 'H') && (starts_with_ci(text.substr(i), "http://") ||
-                                               starts_with_ci(text.substr(i), "https://"))) {
+    if ((text[i] == 'h' || text[i] == 'H') &&
+        (starts_with_ci(text.substr(i), "http://") || starts_with_ci(text.substr(i), "https://"))) {
       i += text[i + 4] == ':' ? 7 : 8;
       continue;
     }
