@@ -52,30 +52,6 @@ scamcheck_code to_c(StatusCode code) {
   return SCAMCHECK_INTERNAL;
 }
 
-std::string_view code_name(scamcheck_code code) {
-  switch (code) {
-    case SCAMCHECK_OK:
-      return "ok";
-    case SCAMCHECK_INVALID_ARGUMENT:
-      return "invalid_argument";
-    case SCAMCHECK_OUT_OF_RANGE:
-      return "out_of_range";
-    case SCAMCHECK_NOT_FOUND:
-      return "not_found";
-    case SCAMCHECK_RESOURCE_EXHAUSTED:
-      return "resource_exhausted";
-    case SCAMCHECK_DEADLINE_EXCEEDED:
-      return "deadline_exceeded";
-    case SCAMCHECK_UNAVAILABLE:
-      return "unavailable";
-    case SCAMCHECK_UNIMPLEMENTED:
-      return "unimplemented";
-    case SCAMCHECK_INTERNAL:
-      return "internal";
-  }
-  return "internal";
-}
-
 // A malloc'ed copy for the caller (freed by scamcheck_free); null when out
 // of memory.
 char* give(std::string_view text) {
@@ -86,14 +62,16 @@ char* give(std::string_view text) {
   return out;
 }
 
-std::string error_json(scamcheck_code code, std::string_view message) {
+// {"error": {"code": "invalid_argument", "message": "..."}}: the code's
+// name is the library's, which is also the C enumerator's in lower case.
+std::string error_json(StatusCode code, std::string_view message) {
   rapidjson::StringBuffer buffer;
   scamcheck::adapters::JsonWriter writer(buffer);
   writer.StartObject();
   scamcheck::adapters::write_json_key(writer, "error");
   writer.StartObject();
   scamcheck::adapters::write_json_key(writer, "code");
-  scamcheck::adapters::write_json_string(writer, code_name(code));
+  scamcheck::adapters::write_json_string(writer, scamcheck::to_string(code));
   scamcheck::adapters::write_json_key(writer, "message");
   scamcheck::adapters::write_json_string(writer, message);
   writer.EndObject();
@@ -102,13 +80,13 @@ std::string error_json(scamcheck_code code, std::string_view message) {
 }
 
 // Answers `code` with its error JSON in *out (when out is not null).
-scamcheck_code fail(char** out, scamcheck_code code, std::string_view message) {
+scamcheck_code fail(char** out, StatusCode code, std::string_view message) {
   if (out != nullptr) *out = give(error_json(code, message));
-  return code;
+  return to_c(code);
 }
 
 scamcheck_code fail(char** out, const Status& status) {
-  return fail(out, to_c(status.code()), status.message());
+  return fail(out, status.code(), status.message());
 }
 
 // Reads the options JSON into *options; kInvalidArgument naming the member.
@@ -171,7 +149,7 @@ scamcheck_code scamcheck_analyzer_create(const char* options_json,
                                          scamcheck_analyzer** out_analyzer, char** out_error) {
   if (out_error != nullptr) *out_error = nullptr;
   if (out_analyzer == nullptr) {
-    return fail(out_error, SCAMCHECK_INVALID_ARGUMENT, "out_analyzer must not be NULL");
+    return fail(out_error, StatusCode::kInvalidArgument, "out_analyzer must not be NULL");
   }
   *out_analyzer = nullptr;
   try {
@@ -183,9 +161,9 @@ scamcheck_code scamcheck_analyzer_create(const char* options_json,
     *out_analyzer = new scamcheck_analyzer{std::move(*created)};
     return SCAMCHECK_OK;
   } catch (const std::bad_alloc&) {
-    return fail(out_error, SCAMCHECK_RESOURCE_EXHAUSTED, "out of memory");
+    return fail(out_error, StatusCode::kResourceExhausted, "out of memory");
   } catch (...) {
-    return fail(out_error, SCAMCHECK_INTERNAL, "unexpected error while creating the analyzer");
+    return fail(out_error, StatusCode::kInternal, "unexpected error while creating the analyzer");
   }
 }
 
@@ -197,10 +175,10 @@ scamcheck_code scamcheck_analyze(const scamcheck_analyzer* analyzer, const char*
   if (out_json == nullptr) return SCAMCHECK_INVALID_ARGUMENT;  // nowhere to say more
   *out_json = nullptr;
   if (analyzer == nullptr) {
-    return fail(out_json, SCAMCHECK_INVALID_ARGUMENT, "analyzer must not be NULL");
+    return fail(out_json, StatusCode::kInvalidArgument, "analyzer must not be NULL");
   }
   if (content == nullptr && content_len > 0) {
-    return fail(out_json, SCAMCHECK_INVALID_ARGUMENT, "content is NULL but content_len is not 0");
+    return fail(out_json, StatusCode::kInvalidArgument, "content is NULL but content_len is not 0");
   }
   try {
     const std::string_view kind_name = kind != nullptr ? kind : "text";
@@ -213,9 +191,9 @@ scamcheck_code scamcheck_analyze(const scamcheck_analyzer* analyzer, const char*
     *out_json = give(scamcheck::adapters::report_to_json(*report));
     return *out_json != nullptr ? SCAMCHECK_OK : SCAMCHECK_RESOURCE_EXHAUSTED;
   } catch (const std::bad_alloc&) {
-    return fail(out_json, SCAMCHECK_RESOURCE_EXHAUSTED, "out of memory");
+    return fail(out_json, StatusCode::kResourceExhausted, "out of memory");
   } catch (...) {
-    return fail(out_json, SCAMCHECK_INTERNAL, "unexpected error during the analysis");
+    return fail(out_json, StatusCode::kInternal, "unexpected error during the analysis");
   }
 }
 
