@@ -298,16 +298,17 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
       const std::size_t first = findings.size();
       Status s = detect_text(part.text, part.location, sender_site, findings, report);
       if (!s.ok()) return s;
-      const std::vector<std::pair<std::size_t, std::size_t>> quoted =
-          answers ? quoted_line_spans(part.text)
-                  : std::vector<std::pair<std::size_t, std::size_t>>();
-      quoted_lines += quoted.size();
-      for (std::size_t i = first; i < findings.size(); ++i) {
-        Finding& f = findings[i];
-        const bool in_quote = std::any_of(quoted.begin(), quoted.end(), [&](const auto& q) {
-          return f.start >= q.first && f.start < q.second;
-        });
-        if (in_quote) f.strength *= mail_->quoted_strength();
+      if (answers) {
+        const std::vector<std::pair<std::size_t, std::size_t>> quoted =
+            quoted_line_spans(part.text);
+        quoted_lines += quoted.size();
+        for (std::size_t i = first; i < findings.size(); ++i) {
+          Finding& f = findings[i];
+          const bool in_quote = std::any_of(quoted.begin(), quoted.end(), [&](const auto& q) {
+            return f.start >= q.first && f.start < q.second;
+          });
+          if (in_quote) f.strength *= mail_->quoted_strength();
+        }
       }
     } else if (part.type == EmailPart::Type::kHtml) {
       html_chars += detect_html(part, sender_site, findings, report);
@@ -324,22 +325,21 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
       sites.push_back(site);
     }
   }
-  const std::size_t site_count = sites.size();
+  // Read before keep_first_of_each_url reorders the URLs `sites` points into.
   const bool links_sender_site =
       !sender_site.empty() && std::find(sites.begin(), sites.end(), sender_site) != sites.end();
-  // A newsletter also shows itself by many different links.
+  const MailShape shape{.html_parts = html_parts,
+                        .html_visible_chars = html_chars,
+                        .plain_text_chars = text_chars,
+                        .linked_sites = sites.size(),
+                        .links_sender_site = links_sender_site,
+                        .sender_site = sender_site,
+                        .verified_sender = headers_->verified_brand_sender(email)};
   keep_first_of_each_url(report.urls);  // however often the message repeats it
-  const bool verified = headers_->verified_brand_sender(email);
-  mail_->apply(findings, verified, site_count, quoted_lines, report.urls.size());
+  // A newsletter also shows itself by many different links.
+  mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
+               report.urls.size());
   // An advert shows itself by its shape as much as by its words.
-  MailShape shape;
-  shape.html_parts = html_parts;
-  shape.html_visible_chars = html_chars;
-  shape.plain_text_chars = text_chars;
-  shape.linked_sites = site_count;
-  shape.links_sender_site = links_sender_site;
-  shape.sender_site = sender_site;
-  shape.verified_sender = verified;
   mark_bulk_advert(email, shape, findings);
   return {};
 }
