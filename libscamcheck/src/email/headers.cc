@@ -40,11 +40,13 @@ bool names_own_domain(std::string_view text, Span name, std::string_view registr
   const std::string_view label = first_label(registrable);
   if (label.size() < 4 || is_service_word(label)) return false;
   const std::string_view shown = name.of(text);
+  const auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  // A word of its own, not part of an address or a domain in the name.
+  const auto joined = [](char c) { return c == '@' || c == '.' || c == '-' || c == '_'; };
   std::size_t i = 0;
   while (i < shown.size()) {
-    auto alnum = [](char c) {
-      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    };
     if (!alnum(shown[i])) {
       ++i;
       continue;
@@ -55,8 +57,6 @@ bool names_own_domain(std::string_view text, Span name, std::string_view registr
     const bool in_claim = std::any_of(claims.begin(), claims.end(), [&](const auto& c) {
       return start >= c.span.start && start < c.span.end;
     });
-    // A word of its own, not part of an address or a domain in the name.
-    auto joined = [](char c) { return c == '@' || c == '.' || c == '-' || c == '_'; };
     const bool word = (i == 0 || !joined(shown[i - 1])) && (j == shown.size() || !joined(shown[j]));
     if (!in_claim && word && j - i == label.size() &&
         lower_ascii(shown.substr(i, j - i)) == label) {
