@@ -9,7 +9,7 @@
 // Usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]
 //                       [--threads N] [--worst N] [--only NAME] [--data-dir DIR]
 //                       [--rules-only | --model FILE | --compare A B]
-//                       [--plots DIR] [--json FILE] [--label TEXT]
+//                       [--plots DIR] [--json FILE] [--scores FILE] [--label TEXT]
 // --compare scores the same split with two models (each a model file,
 // "embedded" for the data pack's model, or "rules" for the rules alone)
 // and prints their figures side by side.
@@ -26,6 +26,7 @@
 #include <ctime>
 #include <exception>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -62,6 +63,7 @@ struct Args {
   std::string only;
   std::string data_dir;
   std::string json_path;
+  std::string scores_path;
   std::string label;
   bool rules_only = false;
   std::string model_file;  // "" = the data pack's model
@@ -89,7 +91,7 @@ std::string describe_choice(const std::string& choice) {
 void usage(std::ostream& out) {
   out << "usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]\n"
          "                      [--threads N] [--worst N] [--only NAME] [--data-dir DIR]\n"
-         "                      [--json FILE] [--label TEXT]\n"
+         "                      [--json FILE] [--scores FILE] [--label TEXT]\n"
          "  --corpus-dir DIR  corpora, one folder each with <split>.jsonl\n"
          "                    (default: $SCAMCHECK_CORPUS_DIR, else ../shared/corpus\n"
          "                    beside the source tree)\n"
@@ -106,6 +108,8 @@ void usage(std::ostream& out) {
          "                    each a model file, \"embedded\" or \"rules\"\n"
          "  --plots DIR       write ROC and precision-recall curves as PNG (gnuplot)\n"
          "  --json FILE       also write every figure as JSON\n"
+         "  --scores FILE     also write one line per record (TSV: dataset, id, label,\n"
+         "                    score, verdict, signals as key@location)\n"
          "  --label TEXT      printed at the top, e.g. the commit\n";
 }
 
@@ -172,6 +176,8 @@ int parse_args(int argc, char** argv, Args* args) {
       args->plots_dir = value;
     } else if (arg == "--json") {
       args->json_path = value;
+    } else if (arg == "--scores") {
+      args->scores_path = value;
     } else if (arg == "--label") {
       args->label = value;
     } else {
@@ -182,6 +188,22 @@ int parse_args(int argc, char** argv, Args* args) {
   }
   if (args->threads == 0) args->threads = std::max(1u, std::thread::hardware_concurrency());
   return -1;
+}
+
+// --scores: one TSV line per analysed record.
+bool write_scores(const std::string& path, const std::vector<Dataset>& datasets) {
+  std::ofstream out(path);
+  out << "dataset\tid\tlabel\tscore\tverdict\tsignals\n";
+  for (const Dataset& d : datasets) {
+    for (std::size_t i = 0; i < d.records.size(); ++i) {
+      const Outcome& o = d.outcomes[i];
+      if (!o.ok) continue;
+      out << d.name << '\t' << d.records[i].id << '\t'
+          << scamcheck::bench::to_string(d.records[i].label) << '\t' << o.score << '\t'
+          << scamcheck::to_string(o.verdict) << '\t' << o.all_signals << '\n';
+    }
+  }
+  return static_cast<bool>(out.flush());
 }
 
 std::string utc_now() {
@@ -239,8 +261,10 @@ Outcome analyze_one(const scamcheck::Analyzer& analyzer, const Record& record) {
       o.score = result->risk_score;
       o.confidence = result->confidence;
       for (const auto& signal : result->signals) {
-        if (o.first_signals.size() == kSignalsKept) break;
-        o.first_signals.emplace_back(signal.key, signal.evidence);
+        if (o.first_signals.size() < kSignalsKept)
+          o.first_signals.emplace_back(signal.key, signal.evidence);
+        if (!o.all_signals.empty()) o.all_signals += ' ';
+        o.all_signals += signal.key + '@' + signal.location;
       }
     } else {
       o.error = result.status().to_string();
@@ -458,6 +482,10 @@ int main(int argc, char** argv) {
   if (!args.json_path.empty() &&
       !scamcheck::bench::write_json(args.json_path, info, datasets, summaries, &error)) {
     std::cerr << "scamcheck-eval: " << error << "\n";
+    return 73;
+  }
+  if (!args.scores_path.empty() && !write_scores(args.scores_path, datasets)) {
+    std::cerr << "scamcheck-eval: cannot write " << args.scores_path << "\n";
     return 73;
   }
   return 0;

@@ -27,6 +27,8 @@ struct Outcome {
   int confidence = 0;
   // The first few signals, as (key, evidence), for the worst-case listings.
   std::vector<std::pair<std::string, std::string>> first_signals;
+  // Every signal as "key@location", space-separated, for --scores.
+  std::string all_signals;
   double micros = 0;  // wall time of the call
 };
 
