@@ -492,7 +492,14 @@ void UrlChecker::check_authority(State& st) const {
     st.out.push_back({kUserinfoTrick, p.userinfo, looks_like_host ? 1.0 : 0.6});
   }
   if (p.at_signs >= 2) st.obfuscated(p.authority, 1.0);
-  if (p.host_percent_encoded) st.obfuscated(p.host_range, 1.0);
+  // A host whose escapes decode to characters no host name has (a mangled
+  // "{name} {at} {example.org}") is no working link, so it hides nothing.
+  if (p.host_percent_encoded && std::all_of(p.host.begin(), p.host.end(), [](char c) {
+        return is_alpha(c) || is_digit(c) || c == '.' || c == '-' ||
+               static_cast<unsigned char>(c) >= 0x80;
+      })) {
+    st.obfuscated(p.host_range, 1.0);
+  }
   if (p.port_number >= 0) {
     const std::string& scheme = p.scheme;
     bool standard = (scheme == "http" && p.port_number == 80) ||

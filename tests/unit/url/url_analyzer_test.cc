@@ -152,6 +152,14 @@ TEST_CASE("ip_address_host and obfuscated forms") {
   CHECK(o.evidence["ip_address_host"] == "[2001:db8::1]");
 }
 
+TEST_CASE("obfuscated_url: a percent-encoded host, unless it decodes to no host name at all") {
+  Outcome o = run("http://%70%61ypal.example.com/login");
+  CHECK(o.has("obfuscated_url"));
+  // A mangled address ("{name} {at} {cpan.org}") is no working link.
+  o = run("http://%7Bsburke%7D%20%7Bat%7D%20%7Bcpan.org%7D");
+  CHECK_FALSE(o.has("obfuscated_url"));
+}
+
 TEST_CASE("userinfo_trick") {
   Outcome o = run("https://paypal.com@evil-site.top/login");
   CHECK(o.evidence["userinfo_trick"] == "paypal.com");
