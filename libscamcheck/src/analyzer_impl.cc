@@ -249,7 +249,8 @@ std::size_t count_non_space(std::string_view text) {
 std::size_t AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
                                       Findings& findings, Report& report) const {
   VisibleText visible;
-  html_->check(part.text, part.location, findings, visible);
+  html_->check(part.text, part.location, sender_site, mail_->sender_site_strength(), findings,
+               visible);
   // The text stages read what a person sees; their spans map back to the
   // HTML source, which is what evidence of location body:html quotes.
   const std::size_t first = findings.size();

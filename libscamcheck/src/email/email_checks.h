@@ -69,9 +69,18 @@ class HtmlChecker {
   static Result<std::unique_ptr<HtmlChecker>> load(const DataSource& data, const UrlAnalyzer& urls);
   virtual ~HtmlChecker() = default;
   // Appends HTML findings for `html` and fills `visible` (for the text
-  // pipeline). `location` is the part's location.
-  virtual void check(std::string_view html, const std::string& location, Findings& out,
+  // pipeline). `location` is the part's location; `sender_site` the From
+  // address's registrable domain ("" for none or a freemail mailbox).
+  // Findings about a link to `sender_site` are scaled by
+  // `sender_site_strength`: a sender's own click tracker is no disguise.
+  virtual void check(std::string_view html, const std::string& location,
+                     std::string_view sender_site, double sender_site_strength, Findings& out,
                      VisibleText& visible) const = 0;
+  // The same for a part whose sender is not known.
+  void check(std::string_view html, const std::string& location, Findings& out,
+             VisibleText& visible) const {
+    check(html, location, {}, 1.0, out, visible);
+  }
 };
 
 // Attachment checks (location "attachment:<filename>", spans into the

@@ -110,11 +110,12 @@ class HtmlCheckerImpl : public HtmlChecker {
  public:
   explicit HtmlCheckerImpl(const UrlAnalyzer& urls) : urls_(urls) {}
 
-  void check(std::string_view html, const std::string& location, Findings& out,
-             VisibleText& visible) const override;
+  void check(std::string_view html, const std::string& location, std::string_view sender_site,
+             double sender_site_strength, Findings& out, VisibleText& visible) const override;
 
  private:
   void link_mismatches(const HtmlScan& scan, std::string_view html, const std::string& location,
+                       std::string_view sender_site, double sender_site_strength,
                        Findings& out) const;
   void obfuscated_hrefs(const HtmlScan& scan, std::string_view html, const std::string& location,
                         Findings& out) const;
@@ -137,11 +138,12 @@ void emit(Findings& out, std::string_view key, std::size_t start, std::size_t en
   out.push_back(std::move(f));
 }
 
-void HtmlCheckerImpl::check(std::string_view html, const std::string& location, Findings& out,
-                            VisibleText& visible) const {
+void HtmlCheckerImpl::check(std::string_view html, const std::string& location,
+                            std::string_view sender_site, double sender_site_strength,
+                            Findings& out, VisibleText& visible) const {
   HtmlScan scan;
   scan_html(html, scan);
-  link_mismatches(scan, html, location, out);
+  link_mismatches(scan, html, location, sender_site, sender_site_strength, out);
   obfuscated_hrefs(scan, html, location, out);
   forms(scan, html, location, out);
   hidden(scan, location, out);
@@ -149,11 +151,17 @@ void HtmlCheckerImpl::check(std::string_view html, const std::string& location, 
 }
 
 void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view html,
-                                      const std::string& location, Findings& out) const {
+                                      const std::string& location, std::string_view sender_site,
+                                      double sender_site_strength, Findings& out) const {
   const VisibleText& v = scan.visible;
-  int emitted = 0;
+  struct Mismatch {
+    std::size_t start, end;  // the address in the HTML source
+    std::string shown, target;
+    double strength;
+  };
+  std::vector<Mismatch> found;
   for (const HtmlAnchor& a : scan.anchors) {
-    if (emitted >= kMaxFindingsPerKey) break;
+    if (found.size() >= kMaxMismatchesKept) break;
     if (a.text_end <= a.text_start) continue;
     WebSite target;
     if (!web_site_of(a.href, target)) continue;
@@ -184,11 +192,30 @@ void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view htm
         // shown. Both need other signs.
         double strength = written_out || urls_.is_official(shown.site) ? 1.0 : 0.5;
         if (looks_like_click_tracker(a.href)) strength *= 0.5;
-        emit(out, html_keys::kLinkTextMismatch, src_s, src_e, location, strength);
-        ++emitted;
+        if (!sender_site.empty() && target.site == sender_site) strength *= sender_site_strength;
+        found.push_back({src_s, src_e, shown.site, target.site, strength});
       }
       break;  // one finding per anchor
     }
+  }
+  // Links showing several different sites that all lead to one other site:
+  // a newsletter's click tracker, not a disguise (a lure shows the one site
+  // it imitates).
+  auto shown_sites_via = [&](const std::string& target) {
+    std::vector<std::string_view> shown;
+    for (const Mismatch& m : found) {
+      if (m.target == target && std::find(shown.begin(), shown.end(), m.shown) == shown.end()) {
+        shown.push_back(m.shown);
+      }
+    }
+    return shown.size();
+  };
+  int emitted = 0;
+  for (const Mismatch& m : found) {
+    if (emitted >= kMaxFindingsPerKey) break;
+    const double tracker = shown_sites_via(m.target) >= kTrackerShownSites ? kTrackerStrength : 1.0;
+    emit(out, html_keys::kLinkTextMismatch, m.start, m.end, location, m.strength * tracker);
+    ++emitted;
   }
 }
 

@@ -10,7 +10,11 @@
 //   domains, or a redirect whose query names the shown site. A bare name
 //   ("Dilbert.com") counts only as the whole link text, and weaker unless
 //   it is a brand's official domain; links through click-tracking hosts
-//   count half. Evidence: the address as written in the link text.
+//   count half, links to the sender's own site (From's registrable
+//   domain) by sender_site_strength, and links showing kTrackerShownSites
+//   or more different sites that all lead to one site (a newsletter's
+//   tracker) by kTrackerStrength. Evidence: the address as written in the
+//   link text.
 // - html_form: a <form> start tag (evidence: the tag, or its action value
 //   when the tag is long), an <input type=password> (evidence: the tag).
 // - hidden_text: a run of >= kHiddenMinChars characters a reader cannot see
@@ -49,6 +53,13 @@ inline constexpr std::size_t kHiddenMinChars = 20;
 // Findings of one key per HTML part, at most (the scorer adds only a little
 // for repeats; quoting dozens of hidden runs helps nobody).
 inline constexpr int kMaxFindingsPerKey = 3;
+// Mismatched links weighed for link_text_mismatch per HTML part, at most.
+inline constexpr std::size_t kMaxMismatchesKept = 64;
+// Mismatched links showing this many different sites while all leading to
+// one other site go through a newsletter's click tracker: they count at
+// kTrackerStrength.
+inline constexpr std::size_t kTrackerShownSites = 3;
+inline constexpr double kTrackerStrength = 0.25;
 // A <form> start tag longer than this is quoted by its action value.
 inline constexpr std::size_t kFormTagEvidenceMax = 200;
 

@@ -219,6 +219,35 @@ TEST_CASE("link_text_mismatch: the text shows one site, the href leads to anothe
   CHECK(fs[0].strength < 1.0);
 }
 
+TEST_CASE(
+    "link_text_mismatch: the sender's own tracker and one host behind many sites count less") {
+  const std::string one = "<a href=\"http://www.news.example.com/offer\">www.paypal.com</a>";
+  Findings fs;
+  VisibleText v;
+  checker().check(one, "body:html", "example.com", 0.25, fs, v);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].strength == doctest::Approx(0.25));
+  fs.clear();
+  checker().check(one, "body:html", "example.org", 0.25, fs, v);
+  REQUIRE(fs.size() == 1);
+  CHECK(fs[0].strength == 1.0);
+
+  // Three different sites shown, one host behind them all: a newsletter.
+  Outcome o =
+      run("<a href=\"http://www.example.org/a\">www.first-shop.com</a> "
+          "<a href=\"http://www.example.org/b\">www.second-shop.com</a> "
+          "<a href=\"http://www.example.org/c\">www.third-shop.com</a>");
+  REQUIRE(o.findings.size() == 3);
+  for (const Finding& f : o.findings) CHECK(f.strength == doctest::Approx(kTrackerStrength));
+  // One site shown again and again: a lure, at full strength.
+  o =
+      run("<a href=\"http://www.example.org/a\">www.paypal.com</a> "
+          "<a href=\"http://www.example.org/b\">www.paypal.com</a> "
+          "<a href=\"http://www.example.org/c\">www.paypal.com</a>");
+  REQUIRE(o.findings.size() == 3);
+  for (const Finding& f : o.findings) CHECK(f.strength == 1.0);
+}
+
 TEST_CASE("link_text_mismatch: not for the same site, plain words or redirects to the shown site") {
   for (const char* html : {
            "<a href=\"https://www.paypal.com/signin\">paypal.com</a>",
