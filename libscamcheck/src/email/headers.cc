@@ -159,6 +159,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
   void check_message_id(const ParsedEmail& email, const Sender& s, Findings& out) const;
   void check_received(const ParsedEmail& email, Findings& out) const;
   void check_date(const ParsedEmail& email, Findings& out) const;
+  static void check_from_syntax(const ParsedEmail& email, Findings& out);
   void check_sender_host(const Sender& s, Findings& out) const;
 
   const UrlAnalyzer& urls_;
@@ -184,6 +185,7 @@ void HeaderCheckerImpl::check(const ParsedEmail& email, Findings& out) const {
   check_auth(email, sender, out);
   check_received(email, out);
   check_date(email, out);
+  check_from_syntax(email, out);
 }
 
 std::string HeaderCheckerImpl::sender_site(const ParsedEmail& email) const {
@@ -490,6 +492,30 @@ void HeaderCheckerImpl::check_date(const ParsedEmail& email, Findings& out) cons
     have = true;
   }
   if (have && d.epoch > newest + 86400) emit(header_keys::kUnusualDate, h, whole, 1.0, out);
+}
+
+void HeaderCheckerImpl::check_from_syntax(const ParsedEmail& email, Findings& out) {
+  std::vector<const EmailHeader*> from = email.find("From");
+  if (from.empty()) return;
+  const std::string_view v = from.front()->value;
+  auto blank = [](char c) { return c == ' ' || c == '\t'; };
+  std::size_t i = 0;
+  while (i < v.size() && blank(v[i])) ++i;
+  if (i == v.size() || v[i] != '"') return;
+  std::size_t close = i + 1;  // the closing quote of the display name
+  while (close < v.size() && v[close] != '"') close += v[close] == '\\' ? 2 : 1;
+  std::size_t comma = close + 1;
+  while (comma < v.size() && blank(v[comma])) ++comma;
+  if (comma >= v.size() || v[comma] != ',') return;
+  const std::size_t angle = v.find('<', comma);
+  if (angle == std::string_view::npos) return;
+  // Between the comma and the address: nothing or stray text, not another
+  // mailbox.
+  const std::string_view stray = v.substr(comma + 1, angle - comma - 1);
+  if (stray.find_first_of("@\"") != std::string_view::npos) return;
+  std::size_t end = angle;
+  while (end > comma + 1 && blank(v[end - 1])) --end;
+  emit(header_keys::kMalformedFrom, *from.front(), Span{i, end}, 1.0, out);
 }
 
 }  // namespace

@@ -58,6 +58,12 @@ inline constexpr std::string_view kReceivedChainAnomaly = "received_chain_anomal
 // or lies more than a day after the newest Received date. A missing Date is
 // no evidence. Evidence: the Date value.
 inline constexpr std::string_view kUnusualDate = "unusual_date";
+// A From line that no mail program writes: a quoted display name followed
+// by a comma and stray text or nothing before the address ("Shop",xyz
+// <a@b.example>, "Shop", <a@b.example>),
+// the mark of bulk-mail tools filling templates. Evidence: the display name
+// through the stray text.
+inline constexpr std::string_view kMalformedFrom = "malformed_from";
 
 }  // namespace scamcheck::internal::header_keys
 

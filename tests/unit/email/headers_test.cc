@@ -503,6 +503,21 @@ TEST_CASE("received_chain_anomaly") {
   }
 }
 
+TEST_CASE("malformed_from: stray text between a quoted display name and the address") {
+  auto hits = run(email({{"From", "\"Temu.es \",zow<info@shop.example>"}}));
+  CHECK(hits["malformed_from"].evidence == "\"Temu.es \",zow");
+  CHECK(hits["malformed_from"].location == "header:From");
+  hits = run(email({{"From", "\"Die Lösung!\", <service@shop.example>"}}));
+  CHECK(hits["malformed_from"].evidence == "\"Die Lösung!\",");
+  // Well-formed senders and lists of mailboxes.
+  for (const char* from : {"\"Shop, Inc.\" <info@shop.example>", "Shop <info@shop.example>",
+                           "\"Anna\" <anna@a.example>, \"Ben\" <ben@b.example>",
+                           "\"Anna\", ben@b.example", "info@shop.example (Shop)"}) {
+    INFO(from);
+    CHECK(run(email({{"From", from}})).count("malformed_from") == 0);
+  }
+}
+
 TEST_CASE("unusual_date: present and malformed, impossible, or after delivery") {
   auto hits = run(email({{"Date", "12-04-2023"}}));
   CHECK(hits["unusual_date"].evidence == "12-04-2023");
