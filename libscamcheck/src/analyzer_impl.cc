@@ -42,6 +42,9 @@ constexpr double kContextMinWeight = 10;
 // The rules-only score from which a text is at least suspicious even when
 // the model finds it safe (score_with_model).
 constexpr int kTextRulesFloor = 50;
+// The same for an e-mail: the rules' own danger verdict. Newsletters give
+// the rules many weak signs, so only their strongest verdict stands.
+constexpr int kEmailRulesFloor = 70;
 
 // One entry per URL, in order of first appearance.
 void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
@@ -498,13 +501,17 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   // "suspicious wording" signal would contradict the verdict.
   if (p >= c.t_suspicious) model::add_model_evidence(features, *model_, findings);
   Score score = scorer_->score_calibrated(findings, p, c.t_suspicious, c.t_danger);
-  if (kind == Kind::kText && score.verdict == Verdict::kSafe) {
-    // A text the rules alone find clearly suspicious stays at least
-    // suspicious: the SMS corpora the model learned from hold few of some
-    // tricks the rules know (a child's "new number", gift cards, a
-    // forwarded code), and on text the rules rarely misfire.
+  // What the rules alone find clearly suspicious stays at least suspicious:
+  // the corpora the model learned from hold few of some tricks the rules
+  // know (on text: a child's "new number", gift cards, a forwarded code; in
+  // a mail: a brand's name in the sender with a lookalike domain), and
+  // where the rules are that sure they rarely misfire.
+  const int floor = kind == Kind::kText    ? kTextRulesFloor
+                    : kind == Kind::kEmail ? kEmailRulesFloor
+                                           : 101;
+  if (score.verdict == Verdict::kSafe) {
     const Score rules = scorer_->score(findings);
-    if (rules.risk_score >= kTextRulesFloor) {
+    if (rules.risk_score >= floor) {
       score.verdict = Verdict::kSuspicious;
       score.risk_score = std::clamp(rules.risk_score, 30, 69);
       score.confidence = std::clamp(rules.confidence, 50, 80);
