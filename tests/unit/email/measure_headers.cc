@@ -58,6 +58,7 @@ const std::map<std::string, double> kWeights = {
     {"message_id_mismatch", 8},
     {"received_chain_anomaly", 8},
     {"unusual_date", 8},
+    {"malformed_from", 20},
 };
 
 double total_of(const Findings& fs) {
