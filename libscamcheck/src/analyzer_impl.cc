@@ -224,7 +224,7 @@ Status AnalyzerImpl::detect_text(std::string_view text, std::string_view locatio
                                  std::string_view sender_site, Findings& findings,
                                  Report& report) const {
   const std::size_t first = findings.size();
-  const NormalizedText normalized(text);
+  const NormalizedText normalized(text, /*underscores_as_spaces=*/true);
   if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
   unicode_->check(text, findings);
   for (const LinkMatch& link : extract_links(text)) {

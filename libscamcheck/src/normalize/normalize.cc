@@ -49,14 +49,41 @@ char ascii_quote(const unsigned char* s, std::size_t len) {
   }
 }
 
+// Whether the white-space delimited token around original[at] is an
+// address or a file name ('/', '.', '@' or ':' in it), whose underscores
+// join parts of one name ("registration_fees.html"). Each token is read
+// once, however many underscores it holds.
+class AddressTokens {
+ public:
+  explicit AddressTokens(std::string_view original) : s_(original) {}
+  bool contains(std::size_t at) {
+    if (at >= end_) {
+      auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+      std::size_t start = at;
+      while (start > 0 && !blank(s_[start - 1])) --start;
+      end_ = at;
+      while (end_ < s_.size() && !blank(s_[end_])) ++end_;
+      address_ = s_.substr(start, end_ - start).find_first_of("/.@:") != std::string_view::npos;
+    }
+    return address_;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t end_ = 0;  // the current token ends here
+  bool address_ = false;
+};
+
 }  // namespace
 
-NormalizedText::NormalizedText(std::string_view original) : original_(original) {
+NormalizedText::NormalizedText(std::string_view original, bool underscores_as_spaces)
+    : original_(original) {
   text_.reserve(original.size());
   origin_start_.reserve(original.size());
   origin_end_.reserve(original.size());
   const auto* s = reinterpret_cast<const unsigned char*>(original.data());
   const std::size_t n = original.size();
+  AddressTokens addresses(original);
   std::size_t i = 0;
   while (i < n) {
     // A combining mark after an ASCII letter (u + U+0308) needs the slow path.
@@ -66,6 +93,7 @@ NormalizedText::NormalizedText(std::string_view original) : original_(original) 
     if (ascii && !mark_follows) {  // ASCII fast path: fold case, map 1:1
       unsigned char c = s[i];
       if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
+      if (c == '_' && underscores_as_spaces && !addresses.contains(i)) c = ' ';
       text_.push_back(static_cast<char>(c));
       origin_start_.push_back(static_cast<std::uint32_t>(i));
       origin_end_.push_back(static_cast<std::uint32_t>(i + 1));

@@ -15,7 +15,11 @@ namespace scamcheck::internal {
 class NormalizedText {
  public:
   // REQUIRES: `original` is valid UTF-8 and outlives this object.
-  explicit NormalizedText(std::string_view original);
+  // `underscores_as_spaces`: '_' reads as a space ("You_have_won", a way to
+  // slip words past filters), except in tokens that are addresses or file
+  // names (with '/', '.', '@' or ':'); for the text rules, the model keeps
+  // them.
+  explicit NormalizedText(std::string_view original, bool underscores_as_spaces = false);
 
   std::string_view original() const { return original_; }
   const std::string& text() const { return text_; }

@@ -139,7 +139,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
 }
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {
-  NormalizedText normalized(text);
+  NormalizedText normalized(text, /*underscores_as_spaces=*/true);
   return RE2::PartialMatch(normalized.text(), *rule.regex);
 }
 

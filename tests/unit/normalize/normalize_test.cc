@@ -53,3 +53,13 @@ TEST_CASE("empty input") {
   NormalizedText n("");
   CHECK(n.text().empty());
 }
+
+TEST_CASE("underscores between words read as spaces, except in addresses and file names") {
+  NormalizedText n("Vous_avez_gagné_un_Set see http://x.example/registration_fees.html a_b.pdf",
+                   /*underscores_as_spaces=*/true);
+  CHECK(n.text() == "vous avez gagné un set see http://x.example/registration_fees.html a_b.pdf");
+  CHECK(original_of(n, "vous avez") == "Vous_avez");
+  CHECK(NormalizedText("You_have_won").text() == "you_have_won");  // the default keeps them
+  const std::string run(100000, '_');                              // one long token is read once
+  CHECK(NormalizedText(run, true).text() == std::string(100000, ' '));
+}
