@@ -14,8 +14,8 @@
 // "embedded" for the data pack's model, or "rules" for the rules alone)
 // and prints their figures side by side.
 // Exit status: 0 done (whatever the figures), 64 usage error, 65 a data file
-// could not be read, 70 the analyzer could not be created, 73 the --json file
-// could not be written.
+// could not be read, 70 the analyzer could not be created, 73 the --json,
+// --plots or --scores output could not be written.
 
 #include <scamcheck/scamcheck.h>
 
