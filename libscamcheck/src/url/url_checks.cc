@@ -343,7 +343,9 @@ double UrlChecker::randomness(std::string_view label) const {
           run = 0;
         } else if (c >= 'a' && c <= 'z') {
           ++letters;
-          if (is_vowel(c)) {
+          // 'y' after a consonant sounds as a vowel ("python", "hydrant").
+          if (is_vowel(c) || (c == 'y' && i > 0 && part[i - 1] >= 'a' && part[i - 1] <= 'z' &&
+                              !is_vowel(part[i - 1]))) {
             ++vowels;
             run = 0;
           } else {

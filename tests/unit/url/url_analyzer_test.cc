@@ -228,6 +228,8 @@ TEST_CASE("random_domain") {
   CHECK(o.strength["random_domain"] > 2.0);
   CHECK_FALSE(run("https://www.wikipedia.org/").has("random_domain"));
   CHECK_FALSE(run("https://www.sueddeutsche.de/").has("random_domain"));
+  // 'y' after a consonant is a vowel.
+  CHECK_FALSE(run("https://www.python.org/").has("random_domain"));
 }
 
 TEST_CASE("obfuscated_url") {
