@@ -447,8 +447,11 @@ void HeaderCheckerImpl::check_received(const ParsedEmail& email, Findings& out) 
   }
 }
 
-// An address on a platform where anyone can get a sub-domain
-// (*.firebaseapp.com, *.web.app): no company sends its mail from there.
+// The From domain read as a link host: an address on a platform where
+// anyone can get a sub-domain (*.firebaseapp.com, *.web.app) or under a
+// suffix that is mostly abused (risky_tld). A company sends from its own,
+// lasting name. (random_domain is left out: too many real senders' names
+// read as random to it, "python.org" among them.)
 void HeaderCheckerImpl::check_sender_host(const Sender& s, Findings& out) const {
   if (s.header == nullptr || s.box.domain.empty()) return;
   const std::string& v = s.header->value;
@@ -460,7 +463,9 @@ void HeaderCheckerImpl::check_sender_host(const Sender& s, Findings& out) const 
   UrlInfo info;
   urls_.analyze(v, host, found, info);
   for (const Finding& f : found) {
-    if (f.key == "free_hosting") emit(f.key, *s.header, Span{f.start, f.end}, f.strength, out);
+    if (f.key == "free_hosting" || f.key == "risky_tld") {
+      emit(f.key, *s.header, Span{f.start, f.end}, f.strength, out);
+    }
   }
 }
 

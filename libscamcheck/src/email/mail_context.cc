@@ -112,18 +112,23 @@ void MailContext::apply(Findings& findings, bool verified_sender, std::size_t li
                         std::size_t quoted_lines, std::size_t links) const {
   // What the sender writes: the body and the subject (other header
   // findings are about how the mail travelled and stay).
+  auto written = [](const Finding& f) {
+    return f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
+  };
   std::erase_if(findings, [&](const Finding& f) {
-    const bool written =
-        f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
-    return verified_sender && written && verified_sender_claims_.count(f.key) > 0;
+    return verified_sender && written(f) && verified_sender_claims_.count(f.key) > 0;
   });
   const bool digest = (spread_min_sites_ > 0 && linked_sites >= spread_min_sites_) ||
                       (spread_min_links_ > 0 && links >= spread_min_links_);
   const bool reply = quote_min_lines_ > 0 && quoted_lines >= quote_min_lines_;
   for (Finding& f : findings) {
-    auto it = strength_.find(f.key);
-    if (it != strength_.end()) f.strength *= it->second;
-    if (context_only_.count(f.key) > 0) f.requires_context = true;
+    // The text pipeline's signs as a mail reads them; header checks (the
+    // From domain's look, say) are about the sender and keep their weight.
+    if (written(f)) {
+      auto it = strength_.find(f.key);
+      if (it != strength_.end()) f.strength *= it->second;
+      if (context_only_.count(f.key) > 0) f.requires_context = true;
+    }
     if (digest && f.location.rfind("header:", 0) != 0) {
       f.strength *= link_keys_.count(f.key) > 0 ? spread_link_strength_ : spread_text_strength_;
     }

@@ -647,6 +647,13 @@ TEST_CASE("odd header values: no crash, every span inside its value") {
   }
 }
 
+TEST_CASE("risky_tld: a sender address under a mostly abused suffix") {
+  auto hits = run(email({{"From", "Offers <info@deals-4you.top>"}}));
+  REQUIRE(hits.count("risky_tld") == 1);
+  CHECK(hits["risky_tld"].location == "header:From");
+  CHECK(run(email({{"From", "Shop <news@shop.example.com>"}})).count("risky_tld") == 0);
+}
+
 TEST_CASE("free_hosting: a sender address on a platform anyone can sign up to") {
   auto hits = run(email({{"From", "1000Spins <noreply@frances4-e8377.firebaseapp.com>"}}));
   REQUIRE(hits.count("free_hosting") == 1);
