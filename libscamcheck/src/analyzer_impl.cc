@@ -433,9 +433,9 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   if (has_reputation()) check_reputation(texts, *findings, report);
 
   const Score score = with_reputation(
-      model_
-          ? score_with_model(analysed, report.extracted_text ? Kind::kText : kind, email, *findings)
-          : scorer_->score(*findings),
+      model_ ? score_with_model(analysed, report.extracted_text ? Kind::kText : kind, email,
+                                report.urls, *findings)
+             : scorer_->score(*findings),
       *findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;
@@ -492,8 +492,25 @@ model::FeatureSet AnalyzerImpl::build_features(std::string_view content, Kind ki
   return features;
 }
 
+bool AnalyzerImpl::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
+  const BrandTable& brands = urls_->brand_table();
+  const int brand = brands.official_brand(url.registrable_domain, true);
+  if (brand < 0) return false;
+  const std::string& category = brands.brands()[static_cast<std::size_t>(brand)].category;
+  if (category == "tech" || category == "social") return false;
+  return std::none_of(findings.begin(), findings.end(),
+                      [](const Finding& f) { return f.key == "free_hosting"; });
+}
+
 Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
-                                     Findings& findings) const {
+                                     const std::vector<UrlInfo>& urls, Findings& findings) const {
+  // A URL on a known brand's own site, where only the brand publishes (not
+  // a platform anyone can post to, nor a hosting service): the rules
+  // decide. The model knows such brand names mostly from the phishing that
+  // imitates them, and would hold the real site against itself.
+  if (kind == Kind::kUrl && urls.size() == 1 && on_brand_own_site(urls.front(), findings)) {
+    return scorer_->score(findings);
+  }
   const model::FeatureSet features = build_features(content, kind, findings, email);
   const double p = model_->probability(model_->raw_score(features), kind);
   const model::Calibration& c = model_->calibration(kind);

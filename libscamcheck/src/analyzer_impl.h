@@ -81,7 +81,10 @@ class AnalyzerImpl final : public Analyzer {
                                    const ParsedEmail& email) const;
   // analyze()'s scoring with the model; appends its evidence to `findings`.
   Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
-                         Findings& findings) const;
+                         const std::vector<UrlInfo>& urls, Findings& findings) const;
+  // Whether `url` is on a known brand's official site other than a platform
+  // anyone can publish on ("tech" and "social" brands, free hosting).
+  bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
 
   // The texts of the input whose spans signals index, for locating the
   // evidence of provider answers.

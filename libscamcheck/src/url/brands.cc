@@ -254,6 +254,7 @@ Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std:
     Brand b;
     b.id = std::string(string_field(obj, "id"));
     b.name = std::string(string_field(obj, "name"));
+    b.category = std::string(string_field(obj, "category"));
     std::string where = std::string(name) + ": brand \"" + b.id + "\"";
     if (b.id.empty() || b.name.empty()) {
       problem(where + ": \"id\" and \"name\" are required");
@@ -357,14 +358,23 @@ void BrandTable::index() {
 }
 
 bool BrandTable::is_official_for(int brand, std::string_view registrable, bool cctld_ok) const {
-  if (registrable.empty()) return false;
-  auto it = official_.find(registrable);
-  if (it != official_.end() &&
-      (brand < 0 || std::find(it->second.begin(), it->second.end(), brand) != it->second.end())) {
-    return true;
+  return brand < 0 ? official_brand(registrable, cctld_ok) >= 0
+                   : official_brand_among(brand, registrable, cctld_ok) >= 0;
+}
+
+int BrandTable::official_brand(std::string_view registrable, bool cctld_ok) const {
+  return official_brand_among(-1, registrable, cctld_ok);
+}
+
+// The brand (`only`, or any when -1) whose official domain `registrable` is.
+int BrandTable::official_brand_among(int only, std::string_view registrable, bool cctld_ok) const {
+  if (registrable.empty()) return -1;
+  if (auto it = official_.find(registrable); it != official_.end()) {
+    if (only < 0) return it->second.front();
+    if (std::find(it->second.begin(), it->second.end(), only) != it->second.end()) return only;
   }
   for (const Pattern& p : patterns_) {
-    if (brand >= 0 && p.brand != brand) continue;
+    if (only >= 0 && p.brand != only) continue;
     if (registrable.size() <= p.prefix.size() + p.suffix.size()) continue;
     if (registrable.compare(0, p.prefix.size(), p.prefix) != 0) continue;
     if (registrable.compare(registrable.size() - p.suffix.size(), p.suffix.size(), p.suffix) != 0)
@@ -372,20 +382,20 @@ bool BrandTable::is_official_for(int brand, std::string_view registrable, bool c
     std::string_view mid =
         registrable.substr(p.prefix.size(), registrable.size() - p.prefix.size() - p.suffix.size());
     if (mid.find('.') != std::string_view::npos || suspicious_wildcard(mid)) continue;
-    return true;
+    return p.brand;
   }
   if (cctld_ok) {
     std::size_t dot = registrable.find('.');
     if (dot != std::string_view::npos) {
       auto c = cctld_labels_.find(registrable.substr(0, dot));
-      if (c != cctld_labels_.end() && (brand < 0 || c->second == brand)) return true;
+      if (c != cctld_labels_.end() && (only < 0 || c->second == only)) return c->second;
     }
   }
-  return false;
+  return -1;
 }
 
 bool BrandTable::is_official(std::string_view registrable, bool cctld_ok) const {
-  return is_official_for(-1, registrable, cctld_ok);
+  return official_brand(registrable, cctld_ok) >= 0;
 }
 
 bool BrandTable::mentions_official_domain(int brand, std::string_view text) const {

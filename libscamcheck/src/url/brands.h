@@ -60,6 +60,7 @@ class SubstringIndex {
 struct Brand {
   std::string id;                            // stable slug, e.g. "paypal"
   std::string name;                          // display name, e.g. "PayPal"
+  std::string category;                      // "bank", "parcel", "tech", ... (may be empty)
   std::vector<std::string> domains;          // official registrable domains
   std::vector<std::string> domain_patterns;  // e.g. "sparkasse-*.de"
   bool any_cctld = false;                    // <label>.<ccTLD> is official for its domain labels
@@ -97,6 +98,9 @@ class BrandTable {
   // decides which country suffixes qualify; never abused ones).
   bool is_official(std::string_view registrable, bool cctld_ok) const;
   bool is_official_for(int brand, std::string_view registrable, bool cctld_ok) const;
+  // The brand `registrable` is an official domain of (the first listed when
+  // several share it), or -1.
+  int official_brand(std::string_view registrable, bool cctld_ok) const;
 
   // Brand names and tokens found in `text` (lower-case ASCII). `in_host`
   // selects host_words too. Whole words are delimited by anything that is
@@ -122,6 +126,7 @@ class BrandTable {
   const std::vector<std::string>& names() const { return names_; }
 
  private:
+  int official_brand_among(int only, std::string_view registrable, bool cctld_ok) const;
   struct Target {
     std::string skeleton;  // skeleton of the brand string
     std::string original;

@@ -96,6 +96,23 @@ TEST_CASE("urls: scheme optional, surrounding whitespace ignored") {
   }
 }
 
+TEST_CASE("urls on a brand's own site are judged by the rules; platforms and look-alikes are not") {
+  // The post office's own tracking page: its brand name is what phishing
+  // imitates most, which must not count against the real site.
+  auto r = analyzer().analyze(
+      "https://rastreamento.correios.com.br/app/index.php?objeto=QB1234567BR", Kind::kUrl, "en");
+  REQUIRE(r.ok());
+  CHECK(r->verdict == Verdict::kSafe);
+  // Cloud storage anyone can publish on, and a look-alike, still warn.
+  for (const char* url : {"https://mngi365-my.sharepoint.com/:b:/g/personal/x_example/EaBc1",
+                          "https://correios.com.br.rastreio-objeto.top/app"}) {
+    INFO(url);
+    r = analyzer().analyze(url, Kind::kUrl, "en");
+    REQUIRE(r.ok());
+    CHECK(r->verdict != Verdict::kSafe);
+  }
+}
+
 TEST_CASE("every emitted finding key is in the glossary") {
   auto& impl = static_cast<const scamcheck::internal::AnalyzerImpl&>(analyzer());
   const char* samples[] = {

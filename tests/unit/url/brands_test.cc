@@ -161,6 +161,22 @@ TEST_CASE("official domains") {
   CHECK(table().is_official("www.gov.uk", false));
 }
 
+TEST_CASE("the brand and category behind an official domain") {
+  auto brand_of = [](std::string_view reg, bool cctld_ok) -> std::string {
+    const int b = table().official_brand(reg, cctld_ok);
+    return b < 0 ? "" : table().brands()[static_cast<std::size_t>(b)].id;
+  };
+  CHECK(brand_of("paypal.com", false) == "paypal");
+  CHECK(table()
+            .brands()[static_cast<std::size_t>(table().official_brand("paypal.com", false))]
+            .category == "payment");
+  CHECK_FALSE(brand_of("sparkasse-hannover.de", false).empty());  // pattern
+  CHECK(brand_of("google.com.uy", true) == "google");             // any country TLD
+  CHECK(brand_of("google.com.uy", false).empty());
+  CHECK(brand_of("paypal-secure.com", false).empty());
+  CHECK(brand_of("", true).empty());
+}
+
 TEST_CASE("look-alikes: the brand inside the label") {
   auto m = look("paypal-secure");
   CHECK(m.kind == LookalikeKind::kContainsBrand);
