@@ -517,7 +517,8 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   // The model's evidence only for a warning it backs: on a safe verdict a
   // "suspicious wording" signal would contradict the verdict.
   if (p >= c.t_suspicious) model::add_model_evidence(features, *model_, findings);
-  Score score = scorer_->score_calibrated(findings, p, c.t_suspicious, c.t_danger);
+  const Score rules = scorer_->score(findings);
+  Score score = Scorer::score_calibrated(rules, p, c.t_suspicious, c.t_danger);
   // What the rules alone find clearly suspicious stays at least suspicious:
   // the corpora the model learned from hold few of some tricks the rules
   // know (on text: a child's "new number", gift cards, a forwarded code; in
@@ -526,13 +527,10 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   const int floor = kind == Kind::kText    ? kTextRulesFloor
                     : kind == Kind::kEmail ? kEmailRulesFloor
                                            : 101;
-  if (score.verdict == Verdict::kSafe) {
-    const Score rules = scorer_->score(findings);
-    if (rules.risk_score >= floor) {
-      score.verdict = Verdict::kSuspicious;
-      score.risk_score = std::clamp(rules.risk_score, 30, 69);
-      score.confidence = std::clamp(rules.confidence, 50, 80);
-    }
+  if (score.verdict == Verdict::kSafe && rules.risk_score >= floor) {
+    score.verdict = Verdict::kSuspicious;
+    score.risk_score = std::clamp(rules.risk_score, 30, 69);
+    score.confidence = std::clamp(rules.confidence, 50, 80);
   }
   return score;
 }

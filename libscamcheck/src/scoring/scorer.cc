@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
+#include <utility>
 
 #include "util/json.h"
 
@@ -124,9 +125,9 @@ Score Scorer::score(const Findings& findings) const {
 constexpr double kSafeLogOdds = 8;
 constexpr double kDangerLogOdds = 6;
 
-Score Scorer::score_calibrated(const Findings& findings, double probability, double t_suspicious,
-                               double t_danger) const {
-  Score result = score(findings);
+Score Scorer::score_calibrated(Score rules, double probability, double t_suspicious,
+                               double t_danger) {
+  Score result = std::move(rules);
   const double p = std::clamp(probability, 1e-6, 1 - 1e-6);
   auto logit = [](double x) { return std::log(x / (1 - x)); };
   const double z = logit(p);

@@ -49,9 +49,10 @@ class Scorer {
   // 8 log-odds below t_suspicious at 0 and 6 above t_danger at 100, kept
   // inside the verdict's range (CONTRACT §1). Confidence: the
   // probability that the verdict is right (1 - p for safe, p otherwise), in
-  // percent. `ranked`, `weights` and `total` are those of score(findings).
-  Score score_calibrated(const Findings& findings, double probability, double t_suspicious,
-                         double t_danger) const;
+  // percent. `ranked`, `weights` and `total` are those of `rules`, the
+  // findings' score(findings).
+  static Score score_calibrated(Score rules, double probability, double t_suspicious,
+                                double t_danger);
 
  private:
   std::map<std::string, double, std::less<>> key_weights_;

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 
 using namespace scamcheck;
 using namespace scamcheck::internal;
@@ -90,39 +91,19 @@ TEST_CASE("a sender's own newsletter keeps its shape") {
     CHECK_FALSE(mark_bulk_advert(email, shape, findings));
     CHECK(findings[0].weight == 0);
   }
-  SUBCASE("much text") {
+  // Shapes of mail that is no short advert: the wording keeps its weight.
+  const std::pair<const char*, void (*)(MailShape&)> not_adverts[] = {
+      {"much text", [](MailShape& s) { s.html_visible_chars = 4000; }},
+      {"a long plain-text alternative", [](MailShape& s) { s.plain_text_chars = 4000; }},
+      {"many linked sites: a digest", [](MailShape& s) { s.linked_sites = 9; }},
+      {"a verified brand sender", [](MailShape& s) { s.verified_sender = true; }},
+      {"no HTML part", [](MailShape& s) { s.html_parts = 0; }},
+      {"no sender domain (a freemail mailbox)", [](MailShape& s) { s.sender_site = ""; }},
+  };
+  for (const auto& [what, change] : not_adverts) {
+    INFO(what);
     MailShape shape = advert_shape();
-    shape.html_visible_chars = 4000;
-    Findings findings = {wording()};
-    CHECK_FALSE(mark_bulk_advert(email, shape, findings));
-  }
-  SUBCASE("a long plain-text alternative") {
-    MailShape shape = advert_shape();
-    shape.plain_text_chars = 4000;
-    Findings findings = {wording()};
-    CHECK_FALSE(mark_bulk_advert(email, shape, findings));
-  }
-  SUBCASE("many linked sites: a digest") {
-    MailShape shape = advert_shape();
-    shape.linked_sites = 9;
-    Findings findings = {wording()};
-    CHECK_FALSE(mark_bulk_advert(email, shape, findings));
-  }
-  SUBCASE("a verified brand sender") {
-    MailShape shape = advert_shape();
-    shape.verified_sender = true;
-    Findings findings = {wording()};
-    CHECK_FALSE(mark_bulk_advert(email, shape, findings));
-  }
-  SUBCASE("no HTML part") {
-    MailShape shape = advert_shape();
-    shape.html_parts = 0;
-    Findings findings = {wording()};
-    CHECK_FALSE(mark_bulk_advert(email, shape, findings));
-  }
-  SUBCASE("no sender domain (a freemail mailbox)") {
-    MailShape shape = advert_shape();
-    shape.sender_site = "";
+    change(shape);
     Findings findings = {wording()};
     CHECK_FALSE(mark_bulk_advert(email, shape, findings));
   }
