@@ -145,6 +145,45 @@ double web_page_danger(std::string_view content) {
   return 0;
 }
 
+// An Internet shortcut (".url", ".website": an INI file) that only
+// bookmarks a web page is as risky as a link: its strength. One that opens
+// a file share, a local path or a program ("URL=file://10.0.0.1/s/a.exe",
+// a UNC path, "search-ms:"), or a program on the web, or takes its icon from a share (which leaks
+// the reader's Windows credentials), is what malware waves send: 1.0.
+// Content that cannot be read keeps the listed strength (returns -1).
+constexpr double kWebBookmarkStrength = 0.3;
+
+double shortcut_danger(std::string_view head, const AttachmentTypes& types) {
+  std::string text = lower_ascii(head);
+  if (text.find("[internetshortcut]") == std::string::npos) return -1;
+  double danger = -1;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t eol = text.find('\n', at);
+    std::string_view line =
+        std::string_view(text).substr(at, eol == std::string::npos ? std::string::npos : eol - at);
+    at = eol == std::string::npos ? text.size() : eol + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    std::string_view key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "iconfile" || key == "workingdirectory") {
+      if (value.rfind("\\\\", 0) == 0 || value.rfind("file:", 0) == 0) return 1.0;
+      continue;
+    }
+    if (key != "url") continue;
+    bool web = value.rfind("http://", 0) == 0 || value.rfind("https://", 0) == 0;
+    if (!web) return 1.0;
+    std::string_view path = value.substr(value.find("//") + 2);
+    path = path.substr(0, path.find_first_of("?#"));
+    std::size_t slash = path.find('/');
+    FileName target = split_file_name(slash == std::string_view::npos ? "" : path.substr(slash));
+    bool program = types.dangerous.count(target.ext) > 0 || types.macro.count(target.ext) > 0;
+    danger = program ? 1.0 : kWebBookmarkStrength;
+  }
+  return danger;
+}
+
 bool lure_in(std::string_view stem, const std::vector<std::string>& lures) {
   std::string s = lower_ascii(stem);
   for (const std::string& w : lures) {
@@ -206,6 +245,9 @@ bool AttachmentCheckerImpl::check_one(const EmailPart& p, Findings& out) const {
   // dangerous_attachment: the strongest reason.
   double danger =
       std::max(strength_in(types_.dangerous, fn.ext), strength_in(types_.macro, fn.ext));
+  if (fn.ext == "url" || fn.ext == "website") {
+    if (double d = shortcut_danger(p.head, types_); d >= 0) danger = d;
+  }
   if (magic == Magic::kExecutable) danger = 1.0;
   if (magic == Magic::kZip) {
     // A program or script packed into a ZIP archive (past the mail scanner).

