@@ -249,7 +249,7 @@ std::size_t count_non_space(std::string_view text) {
 
 }  // namespace
 
-std::size_t AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
+std::string AnalyzerImpl::detect_html(const EmailPart& part, std::string_view sender_site,
                                       Findings& findings, Report& report) const {
   VisibleText visible;
   html_->check(part.text, part.location, sender_site, mail_->sender_site_strength(), findings,
@@ -279,7 +279,7 @@ std::size_t AnalyzerImpl::detect_html(const EmailPart& part, std::string_view se
     detect_link(part.text, link, sender_site, findings, report);
     for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
   }
-  return count_non_space(visible.text);
+  return std::move(visible.text);
 }
 
 Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
@@ -296,6 +296,7 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
   std::size_t quoted_lines = 0;
   // How much text the mail shows (non-space bytes), for its shape.
   std::size_t html_parts = 0, html_chars = 0, text_chars = 0;
+  std::vector<std::string> html_texts;  // what each HTML part shows
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
       text_chars += count_non_space(part.text);
@@ -315,7 +316,9 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
         }
       }
     } else if (part.type == EmailPart::Type::kHtml) {
-      html_chars += detect_html(part, sender_site, findings, report);
+      std::string shown = detect_html(part, sender_site, findings, report);
+      html_chars += count_non_space(shown);
+      html_texts.push_back(std::move(shown));
       ++html_parts;
     }
   }
@@ -343,8 +346,16 @@ Status AnalyzerImpl::detect_email(const ParsedEmail& email, Findings& findings,
   // A newsletter also shows itself by many different links.
   mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
                report.urls.size());
-  // An advert shows itself by its shape as much as by its words.
-  mark_bulk_advert(email, shape, findings);
+  // An advert shows itself by its shape as much as by its words; a
+  // newsletter by saying that the reader subscribed.
+  if (!mark_bulk_advert(email, shape, findings)) {
+    std::vector<std::string_view> shown;  // the text parts and what the HTML parts show
+    for (const EmailPart& part : email.parts) {
+      if (part.type == EmailPart::Type::kText) shown.push_back(part.text);
+    }
+    shown.insert(shown.end(), html_texts.begin(), html_texts.end());
+    mail_->apply_subscription_notice(shown, findings);
+  }
   return {};
 }
 

@@ -64,8 +64,8 @@ class AnalyzerImpl final : public Analyzer {
   void detect_link(std::string_view text, const LinkMatch& link, std::string_view sender_site,
                    Findings& findings, Report& report) const;
   Status detect_email(const ParsedEmail& email, Findings& findings, Report& report) const;
-  // Returns how many visible non-space bytes the part shows.
-  std::size_t detect_html(const EmailPart& part, std::string_view sender_site, Findings& findings,
+  // Returns the text the part shows a reader.
+  std::string detect_html(const EmailPart& part, std::string_view sender_site, Findings& findings,
                           Report& report) const;
   void detect_url(std::string_view content, Findings& findings, Report& report) const;
   // Kinds image and document: reads the file, sets report.extracted_text

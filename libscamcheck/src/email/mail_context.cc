@@ -104,8 +104,52 @@ Result<std::unique_ptr<MailContext>> MailContext::load(
       context->quote_min_lines_ = static_cast<std::size_t>(min_lines);
     }
   }
+  // Optional: a mail that says the reader subscribed to it.
+  simdjson::dom::object notice;
+  if (!doc["subscription_notice"].get_object().get(notice)) {
+    simdjson::dom::array patterns, keys;
+    if (notice["patterns"].get_array().get(patterns) ||
+        notice["strength"].get_double().get(context->notice_strength_) ||
+        notice["keys"].get_array().get(keys) || context->notice_strength_ < 0 ||
+        context->notice_strength_ > 1) {
+      problems += name +
+                  ": subscription_notice needs arrays patterns and keys and strength in "
+                  "[0, 1]; ";
+    } else {
+      read_keys(keys, "subscription_notice.keys", context->notice_keys_);
+      std::string any;
+      for (simdjson::dom::element e : patterns) {
+        std::string_view pattern;
+        if (e.get_string().get(pattern) || !RE2(pattern, RE2::Quiet).ok()) {
+          problems += name + ": subscription_notice.patterns holds an invalid RE2 pattern; ";
+          continue;
+        }
+        any += (any.empty() ? "(?:" : "|(?:") + std::string(pattern) + ")";
+      }
+      if (!any.empty()) {
+        RE2::Options options(RE2::Quiet);
+        options.set_case_sensitive(false);
+        context->notice_ = std::make_unique<RE2>(any, options);
+      }
+    }
+  }
   if (!problems.empty()) return Status::invalid_argument(problems);
   return context;
+}
+
+bool MailContext::apply_subscription_notice(const std::vector<std::string_view>& shown,
+                                            Findings& findings) const {
+  if (!notice_) return false;
+  const bool says = std::any_of(shown.begin(), shown.end(), [&](std::string_view text) {
+    return RE2::PartialMatch(text, *notice_);
+  });
+  if (!says) return false;
+  for (Finding& f : findings) {
+    const bool written =
+        f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
+    if (written && notice_keys_.count(f.key) > 0) f.strength *= notice_strength_;
+  }
+  return true;
 }
 
 void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites,

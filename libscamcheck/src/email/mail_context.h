@@ -5,6 +5,8 @@
 #ifndef SCAMCHECK_EMAIL_MAIL_CONTEXT_H_
 #define SCAMCHECK_EMAIL_MAIL_CONTEXT_H_
 
+#include <re2/re2.h>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -41,6 +43,16 @@ class MailContext {
   void apply(Findings& findings, bool verified_sender, std::size_t linked_sites = 0,
              std::size_t quoted_lines = 0, std::size_t links = 0) const;
 
+  // A mail whose `shown` text (its text parts and what its HTML parts
+  // show) says why the reader gets it ("you are receiving this because you
+  // subscribed") is a newsletter the reader asked for: its advertising
+  // words (subscription_notice.keys, in the body and subject) are scaled by
+  // subscription_notice.strength. The caller applies this only to mails
+  // without the shape of a bulk advert, whose unsubscribe lines say the
+  // same of lists bought. Returns whether the mail says so.
+  bool apply_subscription_notice(const std::vector<std::string_view>& shown,
+                                 Findings& findings) const;
+
   // Multiplies the strength of what is found inside a quoted line ("> ...")
   // of a plain-text part: someone else's words, answered.
   double quoted_strength() const { return quoted_strength_; }
@@ -59,6 +71,10 @@ class MailContext {
   double spread_link_strength_ = 1;
   double spread_text_strength_ = 1;
   std::set<std::string, std::less<>> link_keys_;
+  // subscription_notice (optional; no patterns = off).
+  std::unique_ptr<RE2> notice_;
+  double notice_strength_ = 1;
+  std::set<std::string, std::less<>> notice_keys_;
   // reply_quote (optional; min_lines 0 = off).
   std::size_t quote_min_lines_ = 0;
   double quoted_strength_ = 1;

@@ -107,6 +107,35 @@ TEST_CASE("a newsletter by its many links and a reply by its quoted lines") {
   CHECK(bad.status().message().find("reply_quote") != std::string::npos);
 }
 
+TEST_CASE("a mail saying the reader subscribed weakens its advertising words only") {
+  auto loaded = load_text(R"({"version": 1, "strength": {}, "context_only": [],
+    "sender_site_strength": 1, "verified_sender_claims": [],
+    "subscription_notice": {"patterns": ["\\bbecause\\W+you\\W+subscribed\\b"],
+                            "strength": 0.5, "keys": ["marketing_spam"]}})");
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().to_string());
+  const MailContext& mail = **loaded;
+  Findings f = {finding("marketing_spam"), finding("marketing_spam", "header:Subject"),
+                finding("marketing_spam", "header:List-Unsubscribe"), finding("payment_request")};
+  // What an HTML part shows, tags gone: "Because You <b>subscribed</b>".
+  CHECK(mail.apply_subscription_notice(
+      {"Latest offers", "You get this mail Because You subscribed."}, f));
+  CHECK(f[0].strength == doctest::Approx(0.5));
+  CHECK(f[1].strength == doctest::Approx(0.5));
+  CHECK(f[2].strength == doctest::Approx(1.0));  // a header sign, not the sender's words
+  CHECK(f[3].strength == doctest::Approx(1.0));  // not advertising
+
+  Findings g = {finding("marketing_spam")};
+  CHECK_FALSE(mail.apply_subscription_notice({"Buy now, 50% off!"}, g));
+  CHECK_FALSE(mail.apply_subscription_notice({}, g));
+  CHECK(g[0].strength == doctest::Approx(1.0));
+
+  auto bad = load_text(R"({"version": 1, "strength": {}, "context_only": [],
+    "sender_site_strength": 1, "verified_sender_claims": [],
+    "subscription_notice": {"patterns": ["(unclosed"], "strength": 0.5, "keys": []}})");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("subscription_notice") != std::string::npos);
+}
+
 TEST_CASE("a bad email.json is an error naming the problem") {
   auto missing = load_text(R"({"version": 1, "strength": {}})");
   CHECK_FALSE(missing.ok());
