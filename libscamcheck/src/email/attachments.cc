@@ -146,11 +146,12 @@ double web_page_danger(std::string_view content) {
 }
 
 // An Internet shortcut (".url", ".website": an INI file) that only
-// bookmarks a web page is as risky as a link: its strength. One that opens
-// a file share, a local path or a program ("URL=file://10.0.0.1/s/a.exe",
-// a UNC path, "search-ms:"), or a program on the web, or takes its icon from a share (which leaks
-// the reader's Windows credentials), is what malware waves send: 1.0.
-// Content that cannot be read keeps the listed strength (returns -1).
+// bookmarks a web page is as risky as a link: kWebBookmarkStrength. One that
+// opens a file share, a local path or a program ("URL=file://10.0.0.1/s/a.exe",
+// a UNC path, "search-ms:", a program on the web), or that takes its icon
+// from a share (which leaks the reader's Windows credentials), is what
+// malware waves send: 1.0. Content that cannot be read keeps the listed
+// strength (returns -1).
 constexpr double kWebBookmarkStrength = 0.3;
 
 double shortcut_danger(std::string_view head, const AttachmentTypes& types) {

@@ -7,6 +7,15 @@
 #include "util/json.h"
 
 namespace scamcheck::internal {
+namespace {
+
+// What the sender writes: the body and the subject (other header findings
+// are about how the mail travelled).
+bool written_by_sender(const Finding& f) {
+  return f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
+}
+
+}  // namespace
 
 Result<std::unique_ptr<MailContext>> MailContext::load(
     const DataSource& data, const std::function<bool(std::string_view)>& known_key) {
@@ -145,22 +154,15 @@ bool MailContext::apply_subscription_notice(const std::vector<std::string_view>&
   });
   if (!says) return false;
   for (Finding& f : findings) {
-    const bool written =
-        f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
-    if (written && notice_keys_.count(f.key) > 0) f.strength *= notice_strength_;
+    if (written_by_sender(f) && notice_keys_.count(f.key) > 0) f.strength *= notice_strength_;
   }
   return true;
 }
 
 void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites,
                         std::size_t quoted_lines, std::size_t links) const {
-  // What the sender writes: the body and the subject (other header
-  // findings are about how the mail travelled and stay).
-  auto written = [](const Finding& f) {
-    return f.location.rfind("header:", 0) != 0 || starts_with_ci(f.location, "header:subject");
-  };
   std::erase_if(findings, [&](const Finding& f) {
-    return verified_sender && written(f) && verified_sender_claims_.count(f.key) > 0;
+    return verified_sender && written_by_sender(f) && verified_sender_claims_.count(f.key) > 0;
   });
   const bool digest = (spread_min_sites_ > 0 && linked_sites >= spread_min_sites_) ||
                       (spread_min_links_ > 0 && links >= spread_min_links_);
@@ -168,7 +170,7 @@ void MailContext::apply(Findings& findings, bool verified_sender, std::size_t li
   for (Finding& f : findings) {
     // The text pipeline's signs as a mail reads them; header checks (the
     // From domain's look, say) are about the sender and keep their weight.
-    if (written(f)) {
+    if (written_by_sender(f)) {
       auto it = strength_.find(f.key);
       if (it != strength_.end()) f.strength *= it->second;
       if (context_only_.count(f.key) > 0) f.requires_context = true;
