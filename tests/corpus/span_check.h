@@ -93,14 +93,22 @@ inline std::vector<Record> load_jsonl(const std::string& path) {
   return records;
 }
 
-// The analyzer shared by every test case (built once, used from many threads).
-inline const Analyzer& analyzer() {
-  static const std::unique_ptr<Analyzer> instance = [] {
-    auto created = Analyzer::create();
+// The analyzers shared by every test case (built once, used from many
+// threads): with the model (the default) or with the rules alone.
+inline const Analyzer& analyzer(bool use_model = true) {
+  auto make = [](bool model) {
+    Options options;
+    options.use_model = model;
+    auto created = Analyzer::create(options);
     REQUIRE_MESSAGE(created.ok(), "Analyzer::create failed: " << created.status().to_string());
     return std::move(created).value();
-  }();
-  return *instance;
+  };
+  if (use_model) {
+    static const std::unique_ptr<Analyzer> with_model = make(true);
+    return *with_model;
+  }
+  static const std::unique_ptr<Analyzer> rules_only = make(false);
+  return *rules_only;
 }
 
 struct Checked {
@@ -165,9 +173,9 @@ inline std::vector<std::string> span_problems(std::string_view raw, const Report
 
 // Analyses `records` (their own kind, locale "en") on up to 4 threads and
 // checks the span property of each.
-inline std::vector<Checked> analyze_all(const std::vector<Record>& records) {
+inline std::vector<Checked> analyze_all(const std::vector<Record>& records, bool use_model = true) {
   std::vector<Checked> out(records.size());
-  const Analyzer& a = analyzer();
+  const Analyzer& a = analyzer(use_model);
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t i; (i = next.fetch_add(1)) < records.size();) {
