@@ -470,7 +470,7 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
 }
 
 model::FeatureSet AnalyzerImpl::build_features(std::string_view content, Kind kind,
-                                               const Findings& findings,
+                                               const Findings& findings, double rules_total,
                                                const ParsedEmail& email) const {
   model::FeatureSet features;
   if (kind == Kind::kEmail) {
@@ -491,7 +491,7 @@ model::FeatureSet AnalyzerImpl::build_features(std::string_view content, Kind ki
   // feature. It stays a signal.
   auto scheme_dependent = [](const Finding& f) { return f.key == "insecure_login_page"; };
   if (std::none_of(findings.begin(), findings.end(), scheme_dependent)) {
-    model::add_rules(findings, scorer_->score(findings).total, features);
+    model::add_rules(findings, rules_total, features);
   } else {
     Findings rule_findings;
     std::remove_copy_if(findings.begin(), findings.end(), std::back_inserter(rule_findings),
@@ -522,13 +522,17 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   if (kind == Kind::kUrl && urls.size() == 1 && on_brand_own_site(urls.front(), findings)) {
     return scorer_->score(findings);
   }
-  const model::FeatureSet features = build_features(content, kind, findings, email);
+  Score rules = scorer_->score(findings);
+  const model::FeatureSet features = build_features(content, kind, findings, rules.total, email);
   const double p = model_->probability(model_->raw_score(features), kind);
   const model::Calibration& c = model_->calibration(kind);
   // The model's evidence only for a warning it backs: on a safe verdict a
   // "suspicious wording" signal would contradict the verdict.
-  if (p >= c.t_suspicious) model::add_model_evidence(features, *model_, findings);
-  const Score rules = scorer_->score(findings);
+  if (p >= c.t_suspicious) {
+    const std::size_t before = findings.size();
+    model::add_model_evidence(features, *model_, findings);
+    if (findings.size() != before) rules = scorer_->score(findings);
+  }
   Score score = Scorer::score_calibrated(rules, p, c.t_suspicious, c.t_danger);
   // What the rules alone find clearly suspicious stays at least suspicious:
   // the corpora the model learned from hold few of some tricks the rules
@@ -557,7 +561,7 @@ Result<model::FeatureSet> AnalyzerImpl::model_features(std::string_view content,
   std::erase_if(*findings, [&](const Finding& f) {
     return f.end <= f.start || f.end > text_of(f.location).size();
   });
-  return build_features(content, kind, *findings, email);
+  return build_features(content, kind, *findings, scorer_->score(*findings).total, email);
 }
 
 namespace {

@@ -76,9 +76,10 @@ class AnalyzerImpl final : public Analyzer {
   Status detect_qr_payload(std::string_view text, std::size_t start, std::size_t end,
                            Findings& findings, Report& report) const;
 
-  // The model's features of analysed input (`findings` from detect()).
+  // The model's features of analysed input (`findings` from detect();
+  // `rules_total` their score's total).
   model::FeatureSet build_features(std::string_view content, Kind kind, const Findings& findings,
-                                   const ParsedEmail& email) const;
+                                   double rules_total, const ParsedEmail& email) const;
   // analyze()'s scoring with the model; appends its evidence to `findings`.
   Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
                          const std::vector<UrlInfo>& urls, Findings& findings) const;

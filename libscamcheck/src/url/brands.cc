@@ -358,8 +358,7 @@ void BrandTable::index() {
 }
 
 bool BrandTable::is_official_for(int brand, std::string_view registrable, bool cctld_ok) const {
-  return brand < 0 ? official_brand(registrable, cctld_ok) >= 0
-                   : official_brand_among(brand, registrable, cctld_ok) >= 0;
+  return official_brand_among(brand, registrable, cctld_ok) >= 0;
 }
 
 int BrandTable::official_brand(std::string_view registrable, bool cctld_ok) const {
