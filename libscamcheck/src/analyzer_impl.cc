@@ -88,15 +88,6 @@ bool is_reply(const ParsedEmail& email) {
   return false;
 }
 
-std::string_view trim(std::string_view s) {
-  auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // input_tokens of an email: the word runs of the texts analysed (decoded
 // header values and parts), since its raw bytes need not be UTF-8.
 std::int64_t count_email_tokens(const ParsedEmail& email) {

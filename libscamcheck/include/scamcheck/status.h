@@ -3,6 +3,7 @@
 #ifndef SCAMCHECK_STATUS_H_
 #define SCAMCHECK_STATUS_H_
 
+#include <cassert>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +56,9 @@ class [[nodiscard]] SCAMCHECK_EXPORT Status {
   static Status unavailable(std::string message) {
     return {StatusCode::kUnavailable, std::move(message)};
   }
+  static Status deadline_exceeded(std::string message) {
+    return {StatusCode::kDeadlineExceeded, std::move(message)};
+  }
   static Status internal(std::string message) {
     return {StatusCode::kInternal, std::move(message)};
   }
@@ -85,13 +89,22 @@ class [[nodiscard]] Result {
   [[nodiscard]] bool ok() const { return value_.has_value(); }
   const Status& status() const { return status_; }
 
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() & { return *value_; }
-  const T& operator*() const& { return *value_; }
+  T& value() & {
+    assert(ok());
+    return *value_;
+  }
+  const T& value() const& {
+    assert(ok());
+    return *value_;
+  }
+  T&& value() && {
+    assert(ok());
+    return std::move(*value_);
+  }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
 
  private:
   Status status_;

@@ -59,22 +59,6 @@ void init_gmime() {
 
 // ---- small string helpers -------------------------------------------------
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  constexpr std::string_view kSpace = " \t\r\n\f\v";
-  const std::size_t begin = s.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) return {};
-  const std::size_t end = s.find_last_not_of(kSpace);
-  return s.substr(begin, end - begin + 1);
-}
-
 // CONTRACT §1: a leading mbox "From " envelope line is not part of the
 // message (and is a collection artifact in the corpora).
 std::string_view skip_mbox_from_line(std::string_view raw) {

@@ -86,7 +86,7 @@ Result<OcrPool::Engine> OcrPool::checkout(const DecodeLimits& limits) {
   while (idle_.empty() && created_ >= size_) {
     if (freed_.wait_until(lock, limits.deadline) == std::cv_status::timeout && idle_.empty() &&
         created_ >= size_) {
-      return Status(StatusCode::kDeadlineExceeded, "no OCR engine became free in time");
+      return Status::deadline_exceeded("no OCR engine became free in time");
     }
   }
   if (!idle_.empty()) {
@@ -115,7 +115,7 @@ void OcrPool::give_back(Engine engine) {
 
 Result<std::string> OcrPool::recognize(Pix* image, const DecodeLimits& limits) {
   if (!status_.ok()) return status_;
-  if (limits.expired()) return Status(StatusCode::kDeadlineExceeded, "OCR time budget exhausted");
+  if (limits.expired()) return Status::deadline_exceeded("OCR time budget exhausted");
   Result<Engine> engine = checkout(limits);
   if (!engine.ok()) return engine.status();
   tesseract::TessBaseAPI& api = **engine;
@@ -129,9 +129,9 @@ Result<std::string> OcrPool::recognize(Pix* image, const DecodeLimits& limits) {
   std::string text;
   Status status;
   if (rc != 0 || limits.expired()) {
-    status = limits.expired() ? Status(StatusCode::kDeadlineExceeded,
-                                       "OCR did not finish within the time budget")
-                              : Status::internal("Tesseract failed to recognise the image");
+    status = limits.expired()
+                 ? Status::deadline_exceeded("OCR did not finish within the time budget")
+                 : Status::internal("Tesseract failed to recognise the image");
   } else if (char* utf8 = api.GetUTF8Text()) {
     text = utf8;
     delete[] utf8;

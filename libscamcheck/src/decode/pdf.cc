@@ -91,7 +91,7 @@ Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr,
   int ocr_pages = 0;
   for (int i = 0; i < pages; ++i) {
     if (limits.expired()) {
-      return Status(StatusCode::kDeadlineExceeded, "reading the PDF took longer than allowed");
+      return Status::deadline_exceeded("reading the PDF took longer than allowed");
     }
     std::unique_ptr<poppler::page> page(doc->create_page(i));
     if (!page) continue;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace scamcheck::internal {
@@ -14,6 +15,17 @@ namespace scamcheck::internal {
 // Severity comes from the glossary and the weight from data/scoring.json;
 // a detector may scale the weight with `strength` (e.g. a closer lookalike).
 struct Finding {
+  // The one way to make a finding: its key and span; the rest as needed.
+  static Finding at(std::string key, std::size_t start, std::size_t end,
+                    std::string location = "content") {
+    Finding f;
+    f.key = std::move(key);
+    f.start = start;
+    f.end = end;
+    f.location = std::move(location);
+    return f;
+  }
+
   std::string key;  // glossary key, e.g. "brand_lookalike"
   std::size_t start = 0;
   std::size_t end = 0;

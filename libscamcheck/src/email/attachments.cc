@@ -15,15 +15,6 @@ namespace {
 
 using namespace attachment_keys;  // NOLINT: the key names read better unqualified
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
-
 bool contains_ci(std::string_view hay, std::string_view needle) {
   if (needle.empty() || needle.size() > hay.size()) return needle.empty();
   for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {

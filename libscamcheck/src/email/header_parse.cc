@@ -13,13 +13,13 @@
 namespace scamcheck::internal {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+bool is_header_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 // Trims blanks and the characters in `extra` from both ends of [s, e).
 Span trim(std::string_view v, std::size_t s, std::size_t e, std::string_view extra = {}) {
-  auto strip = [&](char c) { return is_space(c) || extra.find(c) != std::string_view::npos; };
+  auto strip = [&](char c) {
+    return is_header_space(c) || extra.find(c) != std::string_view::npos;
+  };
   while (s < e && strip(v[s])) ++s;
   while (e > s && strip(v[e - 1])) --e;
   return {s, e};
@@ -93,7 +93,7 @@ void set_address(std::string_view v, std::size_t s, std::size_t e, Mailbox& m) {
   Span d = trim(v, a.start + at + 1, a.end, "\"'.>)];,");
   // A domain ends at the first blank or comment ("x.com (Name)").
   for (std::size_t i = d.start; i < d.end; ++i) {
-    if (is_space(v[i]) || v[i] == '(' || v[i] == '<') {
+    if (is_header_space(v[i]) || v[i] == '(' || v[i] == '<') {
       d.end = i;
       break;
     }
@@ -103,8 +103,8 @@ void set_address(std::string_view v, std::size_t s, std::size_t e, Mailbox& m) {
 }
 
 bool is_word_break(char c) {
-  return is_space(c) || c == ',' || c == ';' || c == '<' || c == '>' || c == '(' || c == ')' ||
-         c == '"';
+  return is_header_space(c) || c == ',' || c == ';' || c == '<' || c == '>' || c == '(' ||
+         c == ')' || c == '"';
 }
 
 }  // namespace
@@ -266,7 +266,7 @@ Span message_id_domain(std::string_view v) {
   std::size_t at = v.rfind('@');
   if (at == std::string_view::npos) return {};
   std::size_t e = at + 1;
-  while (e < v.size() && v[e] != '>' && !is_space(v[e]) && v[e] != ';' && v[e] != ',') ++e;
+  while (e < v.size() && v[e] != '>' && !is_header_space(v[e]) && v[e] != ';' && v[e] != ',') ++e;
   Span d = trim(v, at + 1, e, "\"'[].");
   return d;
 }
@@ -361,12 +361,12 @@ DateTime parse_date(std::string_view text) {
       ++i;
       continue;
     }
-    if (comment > 0 || is_space(c) || c == ',') {
+    if (comment > 0 || is_header_space(c) || c == ',') {
       ++i;
       continue;
     }
     std::size_t s = i;
-    while (i < text.size() && !is_space(text[i]) && text[i] != ',' && text[i] != '(') ++i;
+    while (i < text.size() && !is_header_space(text[i]) && text[i] != ',' && text[i] != '(') ++i;
     words.push_back(text.substr(s, i - s));
   }
   int day = -1, month = 0, year = -1, hour = -1, minute = -1, second = 0;
@@ -449,12 +449,13 @@ DateTime received_date(std::string_view value) {
 ReceivedFrom parse_received_from(std::string_view v) {
   ReceivedFrom r;
   std::size_t i = 0;
-  while (i < v.size() && is_space(v[i])) ++i;
-  if (v.size() < i + 5 || !equals_ci(v.substr(i, 4), "from") || !is_space(v[i + 4])) return r;
+  while (i < v.size() && is_header_space(v[i])) ++i;
+  if (v.size() < i + 5 || !equals_ci(v.substr(i, 4), "from") || !is_header_space(v[i + 4]))
+    return r;
   i += 4;
-  while (i < v.size() && is_space(v[i])) ++i;
+  while (i < v.size() && is_header_space(v[i])) ++i;
   std::size_t s = i;
-  while (i < v.size() && !is_space(v[i]) && v[i] != '(') ++i;
+  while (i < v.size() && !is_header_space(v[i]) && v[i] != '(') ++i;
   Span first{s, i};
   r.valid = true;
   std::string_view fw = first.of(v);
@@ -464,7 +465,7 @@ ReceivedFrom parse_received_from(std::string_view v) {
   } else if (!fw.empty() && !equals_ci(fw, "unknown")) {
     r.helo = first;
   }
-  while (i < v.size() && is_space(v[i])) ++i;
+  while (i < v.size() && is_header_space(v[i])) ++i;
   if (i >= v.size() || v[i] != '(') return r;
   std::size_t close = v.find(')', i);
   if (close == std::string_view::npos) close = v.size();
@@ -473,12 +474,12 @@ ReceivedFrom parse_received_from(std::string_view v) {
   // "helo=name" (Exim) or "HELO name" (qmail) names the HELO explicitly.
   for (std::size_t k = 0; k + 5 <= inner.size(); ++k) {
     if (!equals_ci(inner.substr(k, 4), "helo")) continue;
-    if (k > 0 && !is_space(inner[k - 1])) continue;
+    if (k > 0 && !is_header_space(inner[k - 1])) continue;
     std::size_t h = k + 4;
-    if (inner[h] != '=' && !is_space(inner[h])) continue;
+    if (inner[h] != '=' && !is_header_space(inner[h])) continue;
     ++h;
     std::size_t he = h;
-    while (he < inner.size() && !is_space(inner[he]) && inner[he] != ')') ++he;
+    while (he < inner.size() && !is_header_space(inner[he]) && inner[he] != ')') ++he;
     Span hs = trim(v, base + h, base + he, "[]");
     if (!hs.empty() && v[base + h] != '[') r.helo = hs;
     break;
@@ -550,7 +551,7 @@ std::vector<AuthResult> parse_auth_results(std::string_view v) {
       continue;
     }
     if (comment > 0) continue;
-    if (i > 0 && !is_space(v[i - 1]) && v[i - 1] != ';') continue;
+    if (i > 0 && !is_header_space(v[i - 1]) && v[i - 1] != ';') continue;
     AuthResult::Method method;
     std::size_t len;
     if (v.size() - i > 4 && equals_ci(v.substr(i, 4), "spf=")) {
@@ -577,7 +578,7 @@ std::vector<AuthResult> parse_auth_results(std::string_view v) {
 std::vector<AuthResult> parse_received_spf(std::string_view v) {
   std::vector<AuthResult> out;
   std::size_t i = 0;
-  while (i < v.size() && is_space(v[i])) ++i;
+  while (i < v.size() && is_header_space(v[i])) ++i;
   std::size_t e = i;
   while (e < v.size() && is_alpha(v[e])) ++e;
   if (e > i) out.push_back({AuthResult::Method::kSpf, {i, e}, v.substr(i, e - i)});

@@ -9,17 +9,10 @@
 #include "email/email_checks.h"
 #include "email/header_names.h"
 #include "email/header_parse.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 namespace {
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool two_letter_tld(std::string_view registrable) {
   std::size_t dot = registrable.rfind('.');

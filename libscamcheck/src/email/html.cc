@@ -14,8 +14,6 @@
 namespace scamcheck::internal {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alnum(char c) { return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 int hex_value(char c) {
   if (is_digit(c)) return c - '0';
   c = ascii_lower(c);

@@ -9,11 +9,11 @@
 namespace scamcheck::internal {
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_css_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+std::string_view trim_css(std::string_view s) {
+  while (!s.empty() && is_css_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_css_space(s.back())) s.remove_suffix(1);
   return s;
 }
 
@@ -101,7 +101,7 @@ bool split_number(std::string_view v, double& number, std::string_view& unit) {
   char* end = nullptr;
   number = std::strtod(num.c_str(), &end);
   if (end == num.c_str()) return false;
-  unit = trim(v.substr(i));
+  unit = trim_css(v.substr(i));
   return true;
 }
 
@@ -127,10 +127,10 @@ std::optional<double> length_px(std::string_view v) {
 std::optional<Rgb> color_in_shorthand(std::string_view v) {
   std::size_t i = 0;
   while (i < v.size()) {
-    while (i < v.size() && is_space(v[i])) ++i;
+    while (i < v.size() && is_css_space(v[i])) ++i;
     std::size_t s = i;
     int depth = 0;
-    while (i < v.size() && (depth > 0 || !is_space(v[i]))) {
+    while (i < v.size() && (depth > 0 || !is_css_space(v[i]))) {
       if (v[i] == '(') ++depth;
       if (v[i] == ')') --depth;
       ++i;
@@ -145,7 +145,7 @@ std::optional<Rgb> color_in_shorthand(std::string_view v) {
 }  // namespace
 
 std::optional<Rgb> parse_color(std::string_view value) {
-  std::string_view v = trim(value);
+  std::string_view v = trim_css(value);
   if (v.empty()) return std::nullopt;
   if (v.front() == '#') return parse_hex(v.substr(1));
   if (starts_with_ci(v, "rgb")) {
@@ -159,9 +159,9 @@ std::optional<Rgb> parse_color(std::string_view value) {
     int n = 0;
     std::size_t i = 0;
     while (i < args.size() && n < 4) {
-      while (i < args.size() && (is_space(args[i]) || args[i] == ',' || args[i] == '/')) ++i;
+      while (i < args.size() && (is_css_space(args[i]) || args[i] == ',' || args[i] == '/')) ++i;
       std::size_t s = i;
-      while (i < args.size() && !is_space(args[i]) && args[i] != ',' && args[i] != '/') ++i;
+      while (i < args.size() && !is_css_space(args[i]) && args[i] != ',' && args[i] != '/') ++i;
       if (i == s) break;
       double x = 0;
       std::string_view unit;
@@ -203,10 +203,10 @@ InlineStyle parse_inline_style(std::string_view style) {
     i = semi + 1;
     std::size_t colon = decl.find(':');
     if (colon == std::string_view::npos) continue;
-    std::string_view prop = trim(decl.substr(0, colon));
-    std::string_view value = trim(decl.substr(colon + 1));
+    std::string_view prop = trim_css(decl.substr(0, colon));
+    std::string_view value = trim_css(decl.substr(colon + 1));
     std::size_t bang = value.find('!');
-    if (bang != std::string_view::npos) value = trim(value.substr(0, bang));
+    if (bang != std::string_view::npos) value = trim_css(value.substr(0, bang));
     if (prop.empty() || value.empty()) continue;
 
     if (equals_ci(prop, "display")) {

@@ -17,10 +17,6 @@ namespace {
 constexpr std::size_t kMaxHostBytes = 253;
 constexpr std::size_t kMaxLinkBytes = 8192;
 
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
-
 bool starts_with_ci(std::string_view s, std::size_t pos, std::string_view prefix) {
   if (pos > s.size() || s.size() - pos < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {

@@ -107,14 +107,6 @@ void reserve_more(std::vector<T>& v, std::size_t n) {
   if (need > v.capacity()) v.reserve(std::max(need, 2 * v.capacity()));
 }
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z');
-}
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 // Word characters: ASCII letters and digits, '$' (amounts), and every
 // non-ASCII byte (letters of other scripts, currency signs).
 bool is_word_byte(char c) {

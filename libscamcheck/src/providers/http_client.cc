@@ -108,8 +108,8 @@ Result<HttpResponse> HttpClient::post(const HttpRequest& request) const {
                                       std::to_string(request.max_reply_bytes) + " bytes");
   }
   if (rc == CURLE_OPERATION_TIMEDOUT) {
-    return Status(StatusCode::kDeadlineExceeded,
-                  "no complete reply within " + std::to_string(request.timeout_ms) + " ms");
+    return Status::deadline_exceeded("no complete reply within " +
+                                     std::to_string(request.timeout_ms) + " ms");
   }
   if (rc != CURLE_OK) return Status::unavailable(std::string("HTTP: ") + curl_easy_strerror(rc));
   return response;

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
+#include "util/ascii.h"
 #include "util/json.h"
 
 namespace scamcheck::internal {
 namespace {
 
 bool is_lower_alpha(char c) { return c >= 'a' && c <= 'z'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_lower_alnum(char c) { return is_lower_alpha(c) || is_digit(c); }
 
 // Tokens of at most this many characters match only at the start of a word.

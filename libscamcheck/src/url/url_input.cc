@@ -2,15 +2,9 @@
 
 #include "url/refang.h"
 #include "url/url_parse.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
-namespace {
-
-bool is_space(char c) {
-  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-}
-
-}  // namespace
 
 LinkMatch link_for_url_input(std::string_view content) {
   LinkMatch m;

@@ -12,9 +12,6 @@
 namespace scamcheck::internal {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
 int hex_value(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   c = ascii_lower(c);

@@ -4,12 +4,34 @@
 #define SCAMCHECK_UTIL_ASCII_H_
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace scamcheck::internal {
 
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+inline bool is_alnum(char c) { return is_alpha(c) || is_digit(c); }
+// Space, tab, line feed, carriage return, form feed, vertical tab (C's isspace).
+inline bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 inline char ascii_lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+inline std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = ascii_lower(c);
+  return out;
+}
+
+// `s` without leading and trailing is_space() characters.
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
 }
 
 inline bool equals_ci(std::string_view a, std::string_view b) {
