@@ -36,16 +36,6 @@ Result<Report> Analyzer::analyze(std::string_view content, std::string_view kind
 namespace internal {
 namespace {
 
-// A finding only counts as context for phone numbers, IBANs and the like
-// when it has real weight of its own.
-constexpr double kContextMinWeight = 10;
-// The rules-only score from which a text is at least suspicious even when
-// the model finds it safe (score_with_model).
-constexpr int kTextRulesFloor = 50;
-// The same for an e-mail: the rules' own danger verdict. Newsletters give
-// the rules many weak signs, so only their strongest verdict stands.
-constexpr int kEmailRulesFloor = 70;
-
 // One entry per URL, in order of first appearance.
 void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
   std::vector<UrlInfo> unique;
@@ -400,9 +390,8 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     return s;
   }
   // Context-only evidence (a phone number, an IBAN) needs a real sign nearby.
-  const bool has_context = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    return !f.requires_context && scorer_->weight_of(f) >= kContextMinWeight;
-  });
+  const bool has_context = std::any_of(findings.begin(), findings.end(),
+                                       [&](const Finding& f) { return scorer_->gives_context(f); });
   if (!has_context) {
     std::erase_if(findings, [](const Finding& f) { return f.requires_context; });
   }
@@ -498,8 +487,7 @@ bool AnalyzerImpl::on_brand_own_site(const UrlInfo& url, const Findings& finding
   const BrandTable& brands = urls_->brand_table();
   const int brand = brands.official_brand(url.registrable_domain, true);
   if (brand < 0) return false;
-  const std::string& category = brands.brands()[static_cast<std::size_t>(brand)].category;
-  if (category == "tech" || category == "social") return false;
+  if (brands.brands()[static_cast<std::size_t>(brand)].open_platform) return false;
   return std::none_of(findings.begin(), findings.end(),
                       [](const Finding& f) { return f.key == "free_hosting"; });
 }
@@ -529,11 +517,9 @@ Score AnalyzerImpl::score_with_model(std::string_view content, Kind kind, const 
   // the corpora the model learned from hold few of some tricks the rules
   // know (on text: a child's "new number", gift cards, a forwarded code; in
   // a mail: a brand's name in the sender with a lookalike domain), and
-  // where the rules are that sure they rarely misfire.
-  const int floor = kind == Kind::kText    ? kTextRulesFloor
-                    : kind == Kind::kEmail ? kEmailRulesFloor
-                                           : 101;
-  if (score.verdict == Verdict::kSafe && rules.risk_score >= floor) {
+  // where the rules are that sure they rarely misfire (scoring.json).
+  const std::optional<int> floor = scorer_->rules_floor(kind);
+  if (floor && score.verdict == Verdict::kSafe && rules.risk_score >= *floor) {
     score.verdict = Verdict::kSuspicious;
     score.risk_score = std::clamp(rules.risk_score, 30, 69);
     score.confidence = std::clamp(rules.confidence, 50, 80);

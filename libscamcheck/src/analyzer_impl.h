@@ -84,7 +84,8 @@ class AnalyzerImpl final : public Analyzer {
   Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
                          const std::vector<UrlInfo>& urls, Findings& findings) const;
   // Whether `url` is on a known brand's official site other than a platform
-  // anyone can publish on ("tech" and "social" brands, free hosting).
+  // anyone can publish on (brands.json "open_platform_categories", free
+  // hosting).
   bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
 
   // The texts of the input whose spans signals index, for locating the
