@@ -1,7 +1,6 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
-#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -160,19 +159,8 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
     a->model_ = std::move(model).value();
   }
 
-  if (options.ai_provider) {
-    a->ai_ = options.ai_provider;
-    a->breaker_ = std::make_unique<CircuitBreaker>(
-        options.ai_breaker_failures, std::chrono::milliseconds(options.ai_breaker_open_ms));
-    for (const GlossaryEntry& e : a->texts_->entries()) a->signal_keys_.push_back(e.key);
-  }
-  if (options.url_reputation) {
-    a->reputation_ = options.url_reputation;
-    a->reputation_cache_ = std::make_unique<ReputationCache>(
-        std::chrono::seconds(options.reputation_cache_seconds), options.reputation_cache_entries);
-    a->reputation_store_ = options.reputation_store;
-  }
-  a->local_reputation_ = options.local_reputation;
+  a->reputation_ = ReputationStage::create(options, *a->texts_, *a->scorer_);
+  a->ai_ = AiStage::create(options, *a->texts_);
   return std::unique_ptr<Analyzer>(std::move(a));
 }
 
@@ -420,14 +408,13 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
     return f.end <= f.start || f.end > text_of(f.location).size();
   });
   std::vector<EvidenceText> texts;  // only needed for provider answers
-  if (has_reputation() || ai_) texts = evidence_texts(kind, analysed, email);
-  if (has_reputation()) check_reputation(texts, *findings, report);
+  if (reputation_ || ai_) texts = evidence_texts(kind, analysed, email);
+  if (reputation_) reputation_->check(texts, *findings, report);
 
-  const Score score = with_reputation(
-      model_ ? score_with_model(analysed, report.extracted_text ? Kind::kText : kind, email,
-                                report.urls, *findings)
-             : scorer_->score(*findings),
-      *findings);
+  Score score = model_ ? score_with_model(analysed, report.extracted_text ? Kind::kText : kind,
+                                          email, report.urls, *findings)
+                       : scorer_->score(*findings);
+  if (reputation_) score = reputation_->with_reputation(std::move(score), *findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;
   report.verdict = score.verdict;
@@ -445,7 +432,7 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   report.input_tokens =
       kind == Kind::kEmail ? count_email_tokens(email) : count_word_runs(analysed);
   report.output_tokens = 0;
-  if (ai_) ask_ai_provider(kind, analysed, email, texts, report);
+  if (ai_) ai_->ask(kind, analysed, email, texts, report);
   return report;
 }
 
@@ -627,274 +614,10 @@ Result<std::vector<Report>> AnalyzerImpl::analyze_qr_codes(std::string_view imag
   return reports;
 }
 
-namespace {
-
-constexpr std::string_view kMaliciousUrlKey = "known_malicious_url";
-
-// URLs of one report looked up at most (in order of appearance); the rest
-// stay "unknown". A message with hundreds of links should not cost hundreds
-// of lookups.
-constexpr std::size_t kMaxReputationUrls = 50;
-
-}  // namespace
-
-std::vector<EvidenceText> AnalyzerImpl::evidence_texts(Kind kind, std::string_view analysed,
-                                                       const ParsedEmail& email) {
-  std::vector<EvidenceText> texts;
-  if (kind == Kind::kEmail) {
-    for (const EmailHeader& h : email.headers) texts.push_back({h.location(), h.value});
-    for (const EmailPart& p : email.parts) {
-      if (p.type != EmailPart::Type::kAttachment) texts.push_back({p.location, p.text});
-    }
-  } else if (kind == Kind::kImage || kind == Kind::kDocument) {
-    texts.push_back({kind == Kind::kImage ? "ocr" : "document", analysed});
-  } else {
-    texts.push_back({"content", analysed});
-  }
-  return texts;
-}
-
-namespace {
-
-// `source`'s answers for `urls`, or nullopt when it cannot answer (a source
-// that throws or answers the wrong number of URLs cannot).
-std::optional<std::vector<Reputation>> ask_source(const UrlReputation& source,
-                                                  const std::vector<std::string>& urls) {
-  Result<std::vector<Reputation>> answers = Status::internal("no answer");
-  try {
-    answers = source.lookup(urls);
-  } catch (...) {
-    return std::nullopt;
-  }
-  if (!answers.ok() || answers->size() != urls.size()) return std::nullopt;
-  return std::move(answers).value();
-}
-
-}  // namespace
-
-void AnalyzerImpl::check_reputation(const std::vector<EvidenceText>& texts, Findings& findings,
-                                    Report& report) const {
-  const std::size_t n = std::min(report.urls.size(), kMaxReputationUrls);
-  std::vector<std::size_t> remote;  // URLs the local lists do not name
-  if (local_reputation_ && n > 0) {
-    std::vector<std::string> urls;
-    for (std::size_t i = 0; i < n; ++i) urls.push_back(report.urls[i].url);
-    const auto listed = ask_source(*local_reputation_, urls);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (listed && (*listed)[i] == Reputation::kMalicious) {
-        report.urls[i].reputation = Reputation::kMalicious;
-      } else {
-        remote.push_back(i);
-      }
-    }
-  } else {
-    for (std::size_t i = 0; i < n; ++i) remote.push_back(i);
-  }
-  if (reputation_ && !remote.empty()) remote_reputations(remote, report);
-
-  if (texts_->find(kMaliciousUrlKey) == nullptr) return;  // a data pack without the key
-  for (const UrlInfo& u : report.urls) {
-    if (u.reputation != Reputation::kMalicious) continue;
-    std::optional<LocatedEvidence> at = locate_url(texts, u);
-    if (!at) continue;  // no evidence, no signal; the URL still says malicious
-    Finding f;
-    f.key = std::string(kMaliciousUrlKey);
-    f.start = at->span.start;
-    f.end = at->span.end;
-    f.location = at->location;
-    findings.push_back(std::move(f));
-  }
-}
-
-void AnalyzerImpl::remote_reputations(const std::vector<std::size_t>& asked, Report& report) const {
-  const auto answer = [&report](std::size_t i, Reputation reputation, bool cached) {
-    report.urls[i].reputation = reputation;
-    report.urls[i].cached = cached;
-  };
-  std::vector<std::size_t> missing;
-  for (std::size_t i : asked) {
-    if (std::optional<Reputation> r = reputation_cache_->get(report.urls[i].url)) {
-      answer(i, *r, true);
-      counters_.reputation_cache_hits.fetch_add(1, std::memory_order_relaxed);
-    } else {
-      missing.push_back(i);
-    }
-  }
-  const auto urls_of = [&report](const std::vector<std::size_t>& at) {
-    std::vector<std::string> urls;
-    for (std::size_t i : at) urls.push_back(report.urls[i].url);
-    return urls;
-  };
-  if (reputation_store_ && !missing.empty()) {
-    const std::vector<std::string> urls = urls_of(missing);
-    std::vector<std::optional<ReputationStore::Entry>> stored;
-    try {
-      stored = reputation_store_->get(urls, reputation_cache_->ttl().count());
-    } catch (...) {
-      stored.clear();
-    }
-    std::vector<std::size_t> still;
-    const auto now = ReputationCache::Clock::now();
-    for (std::size_t k = 0; k < missing.size(); ++k) {
-      if (k < stored.size() && stored[k]) {
-        answer(missing[k], stored[k]->reputation, true);
-        reputation_cache_->put(urls[k], stored[k]->reputation,
-                               now - std::chrono::seconds(stored[k]->age_seconds));
-        counters_.reputation_cache_hits.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        still.push_back(missing[k]);
-      }
-    }
-    missing = std::move(still);
-  }
-  if (missing.empty()) return;
-  counters_.reputation_lookups.fetch_add(1, std::memory_order_relaxed);
-  const std::vector<std::string> urls = urls_of(missing);
-  const auto answers = ask_source(*reputation_, urls);
-  if (!answers) {
-    // Not cached: the next report asks again.
-    counters_.reputation_failures.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  for (std::size_t k = 0; k < missing.size(); ++k) {
-    answer(missing[k], (*answers)[k], false);
-    reputation_cache_->put(urls[k], (*answers)[k]);
-  }
-  if (reputation_store_) {
-    try {
-      reputation_store_->put(urls, *answers);
-    } catch (...) {
-      // Only a missed cache entry.
-    }
-  }
-}
-
-Score AnalyzerImpl::with_reputation(Score score, const Findings& findings) const {
-  if (!has_reputation() || std::none_of(findings.begin(), findings.end(), [](const Finding& f) {
-        return f.key == kMaliciousUrlKey;
-      })) {
-    return score;
-  }
-  const Score rules = scorer_->score(findings);
-  if (rules.risk_score > score.risk_score) {
-    score.risk_score = rules.risk_score;
-    score.verdict = rules.verdict;
-    score.confidence = std::max(score.confidence, rules.confidence);
-  }
-  return score;
-}
-
-void AnalyzerImpl::ask_ai_provider(Kind kind, std::string_view analysed, const ParsedEmail& email,
-                                   const std::vector<EvidenceText>& texts, Report& report) const {
-  if (!breaker_->allow()) {
-    counters_.ai_skipped.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  // An email is sent as its decoded headers and text parts, which is what
-  // the signals' spans index.
-  std::string email_text;
-  if (kind == Kind::kEmail) {
-    for (const EmailHeader& h : email.headers) {
-      email_text.append(h.name).append(": ").append(h.value).push_back('\n');
-    }
-    for (const EmailPart& p : email.parts) {
-      if (p.type == EmailPart::Type::kAttachment) continue;
-      email_text.append("\n").append(p.text).push_back('\n');
-    }
-    analysed = email_text;
-  }
-  AiRequest request;
-  request.content = truncate_utf8(analysed, kMaxContentBytes);
-  request.kind = kind;
-  request.locale = report.locale;
-  request.heuristic_verdict = report.verdict;
-  request.heuristic_score = report.risk_score;
-  for (const Signal& s : report.signals) {
-    request.heuristic_signals.push_back(AiSignal{s.key, s.severity, s.evidence});
-  }
-  request.signal_keys = signal_keys_;
-
-  counters_.ai_requests.fetch_add(1, std::memory_order_relaxed);
-  Result<AiReply> reply = Status::internal("no reply");
-  try {
-    reply = ai_->analyze(request);
-  } catch (...) {
-    reply = Status::internal("the AI provider threw");
-  }
-  const Status valid = reply.ok() ? check_ai_reply(*reply) : reply.status();
-  if (!valid.ok()) {
-    counters_.ai_failures.fetch_add(1, std::memory_order_relaxed);
-    breaker_->record_failure();
-    return;
-  }
-  breaker_->record_success();
-  counters_.ai_answers.fetch_add(1, std::memory_order_relaxed);
-
-  const Catalog& catalog = texts_->catalog(report.locale);
-  auto same = [](const Signal& a, const Signal& b) {
-    return a.key == b.key && a.location == b.location && a.span.start == b.span.start &&
-           a.span.end == b.span.end;
-  };
-  // The provider's located signals first, then the heuristic's own (their
-  // evidence is located by construction).
-  std::vector<Signal> signals;
-  for (AiSignal& proposed : reply->signals) {
-    // Glossary keys only, and only with evidence found verbatim.
-    const GlossaryEntry* entry = texts_->find(proposed.key);
-    const SignalTexts* t = nullptr;
-    if (entry != nullptr) {
-      auto it = entry->texts.find(catalog.locale);
-      if (it != entry->texts.end()) t = &it->second;
-    }
-    std::optional<LocatedEvidence> at =
-        t != nullptr ? locate_evidence(texts, proposed.evidence) : std::nullopt;
-    if (!at) {
-      counters_.ai_signals_dropped.fetch_add(1, std::memory_order_relaxed);
-      continue;
-    }
-    Signal s;
-    s.key = entry->key;
-    s.severity = proposed.severity;
-    s.evidence = std::move(proposed.evidence);
-    s.location = std::move(at->location);
-    s.span = at->span;
-    s.explanation = t->explanation;
-    if (std::none_of(signals.begin(), signals.end(), [&](const Signal& x) { return same(x, s); })) {
-      signals.push_back(std::move(s));
-    }
-  }
-  for (Signal& s : report.signals) {
-    if (std::none_of(signals.begin(), signals.end(), [&](const Signal& x) { return same(x, s); })) {
-      signals.push_back(std::move(s));
-    }
-  }
-  // Confidence stays the heuristic's when both agree; a disagreement
-  // between the two analyses is itself uncertainty.
-  if (reply->verdict != report.verdict) report.confidence = 50;
-  report.verdict = reply->verdict;
-  report.risk_score = reply->risk_score;
-  report.risk_text = catalog.risk_text[static_cast<int>(reply->verdict)];
-  report.summary_plain = std::move(reply->summary);
-  report.actions = std::move(reply->actions);
-  report.signals = std::move(signals);
-  report.model_used = std::move(reply->model);
-  report.input_tokens = reply->input_tokens;
-  report.output_tokens = reply->output_tokens;
-}
-
 ProviderStats AnalyzerImpl::provider_stats() const {
   ProviderStats stats;
-  stats.ai_configured = ai_ != nullptr;
-  if (breaker_) stats.ai_breaker = breaker_->state();
-  stats.ai_requests = counters_.ai_requests.load(std::memory_order_relaxed);
-  stats.ai_answers = counters_.ai_answers.load(std::memory_order_relaxed);
-  stats.ai_failures = counters_.ai_failures.load(std::memory_order_relaxed);
-  stats.ai_skipped = counters_.ai_skipped.load(std::memory_order_relaxed);
-  stats.ai_signals_dropped = counters_.ai_signals_dropped.load(std::memory_order_relaxed);
-  stats.reputation_configured = has_reputation();
-  stats.reputation_lookups = counters_.reputation_lookups.load(std::memory_order_relaxed);
-  stats.reputation_cache_hits = counters_.reputation_cache_hits.load(std::memory_order_relaxed);
-  stats.reputation_failures = counters_.reputation_failures.load(std::memory_order_relaxed);
+  if (ai_) ai_->add_stats(stats);
+  if (reputation_) reputation_->add_stats(stats);
   return stats;
 }
 

@@ -15,9 +15,8 @@
 #include "extract/links.h"
 #include "model/features.h"
 #include "model/linear_model.h"
-#include "providers/circuit_breaker.h"
-#include "providers/report_merge.h"
-#include "providers/reputation_cache.h"
+#include "providers/ai_stage.h"
+#include "providers/reputation_stage.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
 #include "scoring/scorer.h"
@@ -88,37 +87,6 @@ class AnalyzerImpl final : public Analyzer {
   // hosting).
   bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
 
-  // The texts of the input whose spans signals index, for locating the
-  // evidence of provider answers.
-  static std::vector<EvidenceText> evidence_texts(Kind kind, std::string_view analysed,
-                                                  const ParsedEmail& email);
-  // Sets report.urls[].reputation from Options::local_reputation and
-  // Options::url_reputation (through the memory cache and the store) and
-  // adds a known_malicious_url finding for each listed URL whose spelling is
-  // found in the input.
-  void check_reputation(const std::vector<EvidenceText>& texts, Findings& findings,
-                        Report& report) const;
-  // A listed URL raises the score at least to what the rules make of the
-  // findings (the model has no feature for reputation).
-  Score with_reputation(Score score, const Findings& findings) const;
-  // Answers of the remote source for urls[i] at `asked`, through the memory
-  // cache and the store; sets reputation and cached.
-  void remote_reputations(const std::vector<std::size_t>& asked, Report& report) const;
-  bool has_reputation() const { return reputation_ || local_reputation_; }
-  // Asks Options::ai_provider (if the breaker allows) and merges its answer
-  // into the finished heuristic report; on any failure leaves it unchanged.
-  void ask_ai_provider(Kind kind, std::string_view analysed, const ParsedEmail& email,
-                       const std::vector<EvidenceText>& texts, Report& report) const;
-
-  std::shared_ptr<AiProvider> ai_;                     // null: heuristic only
-  std::unique_ptr<CircuitBreaker> breaker_;            // with ai_
-  std::vector<std::string_view> signal_keys_;          // glossary keys, into texts_
-  std::shared_ptr<UrlReputation> reputation_;          // null: no remote source
-  std::unique_ptr<ReputationCache> reputation_cache_;  // with reputation_
-  std::shared_ptr<ReputationStore> reputation_store_;  // null: memory cache only
-  std::shared_ptr<UrlReputation> local_reputation_;    // null: no local lists
-  mutable ProviderCounters counters_;
-
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;
@@ -129,7 +97,9 @@ class AnalyzerImpl final : public Analyzer {
   std::unique_ptr<HtmlChecker> html_;
   std::unique_ptr<AttachmentChecker> attachments_;
   std::unique_ptr<MailContext> mail_;
-  std::unique_ptr<FileReader> files_;  // images and documents
+  std::unique_ptr<FileReader> files_;            // images and documents
+  std::unique_ptr<ReputationStage> reputation_;  // null: no reputation source
+  std::unique_ptr<AiStage> ai_;                  // null: heuristic only
 };
 
 }  // namespace scamcheck::internal
