@@ -1,6 +1,7 @@
-// The analysis pipeline behind scamcheck::Analyzer: wiring only; each stage
-// lives in its own folder (normalize, extract, url, rules, detect, scoring,
-// explain).
+// The analysis pipeline behind scamcheck::Analyzer: wiring only. Each stage
+// lives in its own folder (see README.md): validate, decode, detect (text:
+// rules, unicode, links; email/; decode/file_detect), context, reputation,
+// score, explain, AI provider.
 #ifndef SCAMCHECK_ANALYZER_IMPL_H_
 #define SCAMCHECK_ANALYZER_IMPL_H_
 
@@ -9,23 +10,21 @@
 #include "decode/file_reader.h"
 #include "decode/mime.h"
 #include "detect/unicode_checks.h"
-#include "email/email_checks.h"
-#include "email/mail_context.h"
+#include "email/email_detector.h"
 #include "explain/glossary.h"
-#include "extract/links.h"
 #include "model/features.h"
-#include "model/linear_model.h"
-#include "providers/circuit_breaker.h"
-#include "providers/report_merge.h"
-#include "providers/reputation_cache.h"
+#include "providers/ai_stage.h"
+#include "providers/reputation_stage.h"
 #include "rules/rule_set.h"
 #include "scamcheck/analyzer.h"
+#include "scoring/model_scorer.h"
 #include "scoring/scorer.h"
+#include "text_stage.h"
 #include "url/url_analyzer.h"
 
 namespace scamcheck::internal {
 
-class AnalyzerImpl final : public Analyzer {
+class AnalyzerImpl final : public Analyzer, private TextStage {
  public:
   static Result<std::unique_ptr<Analyzer>> create(const Options& options);
 
@@ -57,78 +56,22 @@ class AnalyzerImpl final : public Analyzer {
  private:
   AnalyzerImpl() = default;
 
-  // Runs the text stages over `text`; findings get `location`. In a mail,
-  // `sender_site` is the From address's registrable domain ("" otherwise).
+  // The text stage: rules, unicode checks, then each link's URL analysis.
   Status detect_text(std::string_view text, std::string_view location, std::string_view sender_site,
-                     Findings& findings, Report& report) const;
+                     Findings& findings, Report& report) const override;
   void detect_link(std::string_view text, const LinkMatch& link, std::string_view sender_site,
-                   Findings& findings, Report& report) const;
-  Status detect_email(const ParsedEmail& email, Findings& findings, Report& report) const;
-  // Returns the text the part shows a reader.
-  std::string detect_html(const EmailPart& part, std::string_view sender_site, Findings& findings,
-                          Report& report) const;
-  void detect_url(std::string_view content, Findings& findings, Report& report) const;
-  // Kinds image and document: reads the file, sets report.extracted_text
-  // and analyses it (locations "ocr", "qr", "document").
-  Status detect_file(std::string_view content, Kind kind, Findings& findings, Report& report) const;
-  // The QR payload at [start, end) of `text`: a URL gets the URL analysis,
-  // anything else the text stages; findings get location "qr".
-  Status detect_qr_payload(std::string_view text, std::size_t start, std::size_t end,
-                           Findings& findings, Report& report) const;
+                   Findings& findings, Report& report) const override;
 
-  // The model's features of analysed input (`findings` from detect();
-  // `rules_total` their score's total).
-  model::FeatureSet build_features(std::string_view content, Kind kind, const Findings& findings,
-                                   double rules_total, const ParsedEmail& email) const;
-  // analyze()'s scoring with the model; appends its evidence to `findings`.
-  Score score_with_model(std::string_view content, Kind kind, const ParsedEmail& email,
-                         const std::vector<UrlInfo>& urls, Findings& findings) const;
-  // Whether `url` is on a known brand's official site other than a platform
-  // anyone can publish on ("tech" and "social" brands, free hosting).
-  bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
-
-  // The texts of the input whose spans signals index, for locating the
-  // evidence of provider answers.
-  static std::vector<EvidenceText> evidence_texts(Kind kind, std::string_view analysed,
-                                                  const ParsedEmail& email);
-  // Sets report.urls[].reputation from Options::local_reputation and
-  // Options::url_reputation (through the memory cache and the store) and
-  // adds a known_malicious_url finding for each listed URL whose spelling is
-  // found in the input.
-  void check_reputation(const std::vector<EvidenceText>& texts, Findings& findings,
-                        Report& report) const;
-  // A listed URL raises the score at least to what the rules make of the
-  // findings (the model has no feature for reputation).
-  Score with_reputation(Score score, const Findings& findings) const;
-  // Answers of the remote source for urls[i] at `asked`, through the memory
-  // cache and the store; sets reputation and cached.
-  void remote_reputations(const std::vector<std::size_t>& asked, Report& report) const;
-  bool has_reputation() const { return reputation_ || local_reputation_; }
-  // Asks Options::ai_provider (if the breaker allows) and merges its answer
-  // into the finished heuristic report; on any failure leaves it unchanged.
-  void ask_ai_provider(Kind kind, std::string_view analysed, const ParsedEmail& email,
-                       const std::vector<EvidenceText>& texts, Report& report) const;
-
-  std::shared_ptr<AiProvider> ai_;                     // null: heuristic only
-  std::unique_ptr<CircuitBreaker> breaker_;            // with ai_
-  std::vector<std::string_view> signal_keys_;          // glossary keys, into texts_
-  std::shared_ptr<UrlReputation> reputation_;          // null: no remote source
-  std::unique_ptr<ReputationCache> reputation_cache_;  // with reputation_
-  std::shared_ptr<ReputationStore> reputation_store_;  // null: memory cache only
-  std::shared_ptr<UrlReputation> local_reputation_;    // null: no local lists
-  mutable ProviderCounters counters_;
-
-  std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;
   std::unique_ptr<UrlAnalyzer> urls_;
   std::unique_ptr<UnicodeChecker> unicode_;
-  std::unique_ptr<Scorer> scorer_;
-  std::unique_ptr<HeaderChecker> headers_;
-  std::unique_ptr<HtmlChecker> html_;
-  std::unique_ptr<AttachmentChecker> attachments_;
-  std::unique_ptr<MailContext> mail_;
+  std::unique_ptr<EmailDetector> email_;
   std::unique_ptr<FileReader> files_;  // images and documents
+  std::unique_ptr<Scorer> scorer_;
+  std::unique_ptr<ModelScorer> model_;           // the rules alone without a model
+  std::unique_ptr<ReputationStage> reputation_;  // null: no reputation source
+  std::unique_ptr<AiStage> ai_;                  // null: heuristic only
 };
 
 }  // namespace scamcheck::internal

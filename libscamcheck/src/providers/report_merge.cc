@@ -2,18 +2,29 @@
 
 #include <algorithm>
 
+#include "util/ascii.h"
+
 namespace scamcheck::internal {
-namespace {
 
-bool is_blank(std::string_view s) { return s.find_first_not_of(" \t\r\n\f\v") == s.npos; }
-
-char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-}  // namespace
+std::vector<EvidenceText> evidence_texts(Kind kind, std::string_view analysed,
+                                         const ParsedEmail& email) {
+  std::vector<EvidenceText> texts;
+  if (kind == Kind::kEmail) {
+    for (const EmailHeader& h : email.headers) texts.push_back({h.location(), h.value});
+    for (const EmailPart& p : email.parts) {
+      if (p.type != EmailPart::Type::kAttachment) texts.push_back({p.location, p.text});
+    }
+  } else if (kind == Kind::kImage || kind == Kind::kDocument) {
+    texts.push_back({kind == Kind::kImage ? "ocr" : "document", analysed});
+  } else {
+    texts.push_back({"content", analysed});
+  }
+  return texts;
+}
 
 std::optional<LocatedEvidence> locate_evidence(const std::vector<EvidenceText>& texts,
                                                std::string_view evidence) {
-  if (evidence.empty() || is_blank(evidence)) return std::nullopt;
+  if (trim(evidence).empty()) return std::nullopt;
   for (const EvidenceText& t : texts) {
     const std::size_t at = t.text.find(evidence);
     if (at != std::string_view::npos)
@@ -24,10 +35,10 @@ std::optional<LocatedEvidence> locate_evidence(const std::vector<EvidenceText>& 
 
 std::optional<LocatedEvidence> locate_evidence_nocase(const std::vector<EvidenceText>& texts,
                                                       std::string_view evidence) {
-  if (evidence.empty() || is_blank(evidence)) return std::nullopt;
+  if (trim(evidence).empty()) return std::nullopt;
   for (const EvidenceText& t : texts) {
     auto it = std::search(t.text.begin(), t.text.end(), evidence.begin(), evidence.end(),
-                          [](char a, char b) { return lower(a) == lower(b); });
+                          [](char a, char b) { return ascii_lower(a) == ascii_lower(b); });
     if (it != t.text.end()) {
       const auto at = static_cast<std::size_t>(it - t.text.begin());
       return LocatedEvidence{t.location, {at, at + evidence.size()}};
@@ -55,16 +66,16 @@ Status check_ai_reply(const AiReply& reply) {
   if (verdict_for_score(reply.risk_score) != reply.verdict) {
     return Status::internal("AI reply: verdict does not agree with score");
   }
-  if (is_blank(reply.summary)) return Status::internal("AI reply: empty summary");
+  if (trim(reply.summary).empty()) return Status::internal("AI reply: empty summary");
   if (reply.actions.empty() || reply.actions.size() > 4) {
     return Status::internal("AI reply: not 1-4 actions");
   }
   for (const Action& a : reply.actions) {
-    if (is_blank(a.icon) || is_blank(a.text)) {
+    if (trim(a.icon).empty() || trim(a.text).empty()) {
       return Status::internal("AI reply: an action without icon or text");
     }
   }
-  if (is_blank(reply.model)) return Status::internal("AI reply: no model name");
+  if (trim(reply.model).empty()) return Status::internal("AI reply: no model name");
   if (reply.input_tokens < 0 || reply.output_tokens < 0) {
     return Status::internal("AI reply: negative token counts");
   }

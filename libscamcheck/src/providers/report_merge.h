@@ -1,17 +1,17 @@
 // How provider answers enter a report: locating evidence in the analysed
 // texts (CONTRACT §1: a signal whose evidence cannot be located is never
-// emitted, also when an AI provider proposed it), checking an AI reply
-// against the contract, and the counters behind Analyzer::provider_stats().
+// emitted, also when an AI provider proposed it) and checking an AI reply
+// against the contract. The stages that ask the providers are
+// providers/reputation_stage.h and providers/ai_stage.h.
 #ifndef SCAMCHECK_PROVIDERS_REPORT_MERGE_H_
 #define SCAMCHECK_PROVIDERS_REPORT_MERGE_H_
 
-#include <atomic>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "decode/mime.h"
 #include "scamcheck/providers.h"
 #include "scamcheck/report.h"
 #include "scamcheck/status.h"
@@ -24,6 +24,12 @@ struct EvidenceText {
   std::string location;
   std::string_view text;
 };
+
+// The texts of analysed input whose spans signals index, in order: for an
+// e-mail its decoded headers and non-attachment parts; for an image or
+// document the extracted text ("ocr" / "document"); else "content".
+std::vector<EvidenceText> evidence_texts(Kind kind, std::string_view analysed,
+                                         const ParsedEmail& email);
 
 struct LocatedEvidence {
   std::string location;
@@ -48,17 +54,6 @@ std::optional<LocatedEvidence> locate_url(const std::vector<EvidenceText>& texts
 // OK if `reply` keeps CONTRACT §1: score 0-100 agreeing with the verdict, a
 // summary, 1-4 actions each with an icon and a text.
 Status check_ai_reply(const AiReply& reply);
-
-struct ProviderCounters {
-  std::atomic<std::uint64_t> ai_requests{0};
-  std::atomic<std::uint64_t> ai_answers{0};
-  std::atomic<std::uint64_t> ai_failures{0};
-  std::atomic<std::uint64_t> ai_skipped{0};
-  std::atomic<std::uint64_t> ai_signals_dropped{0};
-  std::atomic<std::uint64_t> reputation_lookups{0};
-  std::atomic<std::uint64_t> reputation_cache_hits{0};
-  std::atomic<std::uint64_t> reputation_failures{0};
-};
 
 }  // namespace scamcheck::internal
 

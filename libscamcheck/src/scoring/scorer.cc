@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -28,6 +29,32 @@ Result<std::unique_ptr<Scorer>> Scorer::load(const DataSource& data, const Texts
   number("scale", scorer->scale_);
   number("repeat_factor", scorer->repeat_factor_);
   number("repeat_cap", scorer->repeat_cap_);
+  if (doc["context_min_weight"].get_double().get(scorer->context_min_weight_) ||
+      scorer->context_min_weight_ < 0) {
+    problems += name + ": \"context_min_weight\" must be a number >= 0; ";
+  }
+  simdjson::dom::object floors;
+  if (doc["rules_floor"].get_object().get(floors)) {
+    problems += name + ": \"rules_floor\" must be an object {\"text\": 0-100, \"email\": 0-100}; ";
+  } else {
+    for (auto [kind, floor] :
+         {std::pair<std::string_view, int*>{"text", &scorer->text_rules_floor_},
+          {"email", &scorer->email_rules_floor_}}) {
+      std::int64_t value = 0;
+      if (floors[kind].get_int64().get(value) || value < 0 || value > 100) {
+        problems +=
+            name + ": \"rules_floor\" \"" + std::string(kind) + "\" must be an integer 0-100; ";
+      } else {
+        *floor = static_cast<int>(value);
+      }
+    }
+    for (auto [kind, value] : floors) {
+      if (kind != "text" && kind != "email") {
+        problems += name + ": \"rules_floor\" has floors for text and email only, not '" +
+                    std::string(kind) + "'; ";
+      }
+    }
+  }
 
   // Default weight by severity, then per-key overrides.
   std::map<std::string, double, std::less<>> by_severity;
@@ -59,6 +86,12 @@ Result<std::unique_ptr<Scorer>> Scorer::load(const DataSource& data, const Texts
   }
   if (!problems.empty()) return Status::invalid_argument(problems);
   return scorer;
+}
+
+std::optional<int> Scorer::rules_floor(Kind kind) const {
+  if (kind == Kind::kText) return text_rules_floor_;
+  if (kind == Kind::kEmail) return email_rules_floor_;
+  return std::nullopt;
 }
 
 double Scorer::weight_of(const Finding& f) const {

@@ -1,11 +1,13 @@
 // Scoring: findings -> risk score, verdict and confidence, configured by
-// data/scoring.json (weights per key, the scale of the score curve); or,
-// with the learned model (model/), its calibrated probability -> score.
+// data/scoring.json (weights per key, the scale of the score curve, the
+// rules' floors under the model, the weight that gives context); or, with
+// the learned model (model/), its calibrated probability -> score.
 #ifndef SCAMCHECK_SCORING_SCORER_H_
 #define SCAMCHECK_SCORING_SCORER_H_
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,18 @@ class Scorer {
   // times strength).
   double weight_of(const Finding& f) const;
 
+  // Whether `f` is a real sign of a scam, next to which context-only
+  // evidence (a phone number, an IBAN) counts: not context itself, and
+  // weighing at least "context_min_weight".
+  bool gives_context(const Finding& f) const {
+    return !f.requires_context && weight_of(f) >= context_min_weight_;
+  }
+
+  // With the learned model: the rules-only score from which an input of
+  // `kind` stays at least suspicious ("rules_floor"); none for a kind the
+  // model alone decides.
+  std::optional<int> rules_floor(Kind kind) const;
+
   // Combines findings: per key the strongest counts fully and each further
   // one adds `repeat_factor` of its weight (at most `repeat_cap` times the
   // strongest); score = 100 * (1 - exp(-total / scale)).
@@ -59,6 +73,9 @@ class Scorer {
   double scale_ = 50;
   double repeat_factor_ = 0.25;
   double repeat_cap_ = 2.0;
+  int text_rules_floor_ = 0;
+  int email_rules_floor_ = 0;
+  double context_min_weight_ = 0;
 };
 
 }  // namespace scamcheck::internal

@@ -245,6 +245,15 @@ Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std:
     if (!problems.empty()) problems += "; ";
     problems += msg;
   };
+  std::vector<std::string> open_platforms;
+  simdjson::dom::object root;
+  if (doc.get_object().get(root) || root["open_platform_categories"].error()) {
+    problem(std::string(name) +
+            ": \"open_platform_categories\" (an array of categories) is required");
+  } else if (Status s = read_string_array(root, "open_platform_categories", open_platforms, name);
+             !s.ok()) {
+    problem(s.message());
+  }
   for (simdjson::dom::element item : arr) {
     simdjson::dom::object obj;
     if (item.get_object().get(obj)) {
@@ -255,6 +264,8 @@ Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std:
     b.id = std::string(string_field(obj, "id"));
     b.name = std::string(string_field(obj, "name"));
     b.category = std::string(string_field(obj, "category"));
+    b.open_platform =
+        std::find(open_platforms.begin(), open_platforms.end(), b.category) != open_platforms.end();
     std::string where = std::string(name) + ": brand \"" + b.id + "\"";
     if (b.id.empty() || b.name.empty()) {
       problem(where + ": \"id\" and \"name\" are required");

@@ -67,6 +67,9 @@ struct Brand {
   std::vector<std::string> tokens;           // inside words; <= 5 letters at a word start
   std::vector<std::string> words;            // matched as whole words only
   std::vector<std::string> host_words;       // whole words, host names only
+  // Of a category in "open_platform_categories" ("tech", "social"): a
+  // platform anyone can publish on, so a page there says nothing of the brand.
+  bool open_platform = false;
 };
 
 // How a label resembles a brand.

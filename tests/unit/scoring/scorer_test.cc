@@ -2,6 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <string>
+
 using namespace scamcheck::internal;
 using scamcheck::Verdict;
 
@@ -53,4 +57,51 @@ TEST_CASE("confidence grows with independent strong signals") {
       {finding("credential_request", 40), finding("threat", 30), finding("brand_lookalike", 40)});
   CHECK(strong.verdict == Verdict::kDanger);
   CHECK(strong.confidence > weak.confidence);
+}
+
+namespace {
+// Scorer::load on the pack's scoring.json with `from` replaced by `to`.
+scamcheck::Status load_changed(std::string_view from, std::string_view to) {
+  std::string json = *DataSource(SCAMCHECK_DATA_DIR).read("scoring.json");
+  const std::size_t at = json.find(from);
+  REQUIRE(at != std::string::npos);
+  json.replace(at, from.size(), to);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "scamcheck_scorer_test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "scoring.json", std::ios::binary) << json;
+  static const DataSource pack(SCAMCHECK_DATA_DIR);
+  static auto texts = Texts::load(pack);
+  REQUIRE(texts.ok());
+  auto loaded = Scorer::load(DataSource(dir.string()), **texts);
+  std::filesystem::remove_all(dir);
+  return loaded.ok() ? scamcheck::Status() : loaded.status();
+}
+}  // namespace
+
+TEST_CASE("the rules' floors under the model and the weight that gives context") {
+  CHECK(scorer().rules_floor(scamcheck::Kind::kText) == 50);
+  CHECK(scorer().rules_floor(scamcheck::Kind::kEmail) == 70);
+  CHECK_FALSE(scorer().rules_floor(scamcheck::Kind::kUrl).has_value());
+  CHECK(scorer().gives_context(finding("credential_request", 10)));
+  CHECK_FALSE(scorer().gives_context(finding("credential_request", 9.5)));
+  Finding context = finding("phone_number", 40);
+  context.requires_context = true;
+  CHECK_FALSE(scorer().gives_context(context));
+}
+
+TEST_CASE("bad rules_floor and context_min_weight values are refused with a message") {
+  CHECK(load_changed("\"text\": 50", "\"text\": 50").ok());
+  for (std::string_view bad :
+       {"\"text\": 101", "\"text\": -1", "\"text\": 50.5", "\"text\": \"50\"", "\"texts\": 50"}) {
+    CAPTURE(bad);
+    const scamcheck::Status s = load_changed("\"text\": 50", bad);
+    CHECK(s.code() == scamcheck::StatusCode::kInvalidArgument);
+    CHECK(s.message().find("rules_floor") != std::string::npos);
+  }
+  const scamcheck::Status missing = load_changed("\"rules_floor\"", "\"floor\"");
+  CHECK(missing.message().find("\"rules_floor\" must be an object") != std::string::npos);
+  const scamcheck::Status negative =
+      load_changed("\"context_min_weight\": 10", "\"context_min_weight\": -1");
+  CHECK(negative.message().find("context_min_weight") != std::string::npos);
 }

@@ -277,3 +277,31 @@ TEST_CASE("edit distance") {
   CHECK(edit_distance("kitten", "sitting", 3) == 3);
   CHECK(edit_distance("abc", "xyzxyz", 1) == 2);  // stops early above the limit
 }
+
+TEST_CASE("brands of an open platform category are marked open_platform") {
+  std::set<std::string> open;
+  for (const Brand& b : table().brands()) {
+    CHECK(b.open_platform == (b.category == "tech" || b.category == "social"));
+    if (b.open_platform) open.insert(b.id);
+  }
+  CHECK(open.count("google") == 1);
+  CHECK(open.count("facebook") == 1);
+  CHECK(open.count("paypal") == 0);
+}
+
+TEST_CASE("open_platform_categories is required and an array of strings") {
+  constexpr std::string_view kBrand = R"({"id":"x","name":"X","category":"c","domains":["x.com"]})";
+  auto with = [&](std::string_view field) {
+    return BrandTable::load(
+        "{\"version\":1," + std::string(field) + "\"brands\":[" + std::string(kBrand) + "]}",
+        "t.json");
+  };
+  auto ok = with(R"("open_platform_categories":["c"],)");
+  REQUIRE_MESSAGE(ok.ok(), ok.status().message());
+  CHECK((*ok)->brands().front().open_platform);
+  CHECK_FALSE(with(R"("open_platform_categories":[],)").value()->brands().front().open_platform);
+  auto missing = with("");
+  CHECK(missing.status().message().find("open_platform_categories") != std::string::npos);
+  CHECK_FALSE(with(R"("open_platform_categories":"c",)").ok());
+  CHECK_FALSE(with(R"("open_platform_categories":[1],)").ok());
+}

@@ -1,0 +1,194 @@
+#include "email/email_detector.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "email/bulk_mail.h"
+#include "util/ascii.h"
+#include "util/text.h"
+
+namespace scamcheck::internal {
+namespace {
+
+// Links analyzed per HTML part at most: a message with thousands of links
+// should not cost thousands of URL analyses.
+constexpr std::size_t kMaxHtmlLinks = 200;
+
+// The lines of a plain-text part that quote an earlier message ("> ..."),
+// as [start, end) byte ranges.
+std::vector<std::pair<std::size_t, std::size_t>> quoted_line_spans(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::size_t p = pos;
+    while (p < end && (text[p] == ' ' || text[p] == '\t')) ++p;
+    if (p < end && text[p] == '>') spans.emplace_back(pos, end);
+    pos = end + 1;
+  }
+  return spans;
+}
+
+// Whether a mail says it answers another: an In-Reply-To or References
+// header, or a subject starting with a reply prefix ("Re:", "AW:", "SV:").
+bool is_reply(const ParsedEmail& email) {
+  if (!email.find("In-Reply-To").empty() || !email.find("References").empty()) return true;
+  for (const EmailHeader* subject : email.find("Subject")) {
+    std::string_view v = subject->value;
+    while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
+    for (std::string_view prefix : {"re:", "aw:", "sv:", "antw:", "re :"}) {
+      if (starts_with_ci(v, prefix)) return true;
+    }
+  }
+  return false;
+}
+
+// Bytes of `text` other than spaces, tabs and line breaks.
+std::size_t count_non_space(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return c != ' ' && c != '\t' && c != '\r' && c != '\n';
+  }));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<EmailDetector>> EmailDetector::load(
+    const DataSource& data, const UrlAnalyzer& urls,
+    const std::function<bool(std::string_view)>& known_key) {
+  std::unique_ptr<EmailDetector> d(new EmailDetector());
+  auto headers = HeaderChecker::load(data, urls);
+  if (!headers.ok()) return headers.status();
+  d->headers_ = std::move(headers).value();
+  auto html = HtmlChecker::load(data, urls);
+  if (!html.ok()) return html.status();
+  d->html_ = std::move(html).value();
+  auto attachments = AttachmentChecker::load(data);
+  if (!attachments.ok()) return attachments.status();
+  d->attachments_ = std::move(attachments).value();
+  auto mail = MailContext::load(data, known_key);
+  if (!mail.ok()) return mail.status();
+  d->mail_ = std::move(mail).value();
+  return d;
+}
+
+std::string EmailDetector::detect_html(const EmailPart& part, std::string_view sender_site,
+                                       const TextStage& text, Findings& findings,
+                                       Report& report) const {
+  VisibleText visible;
+  html_->check(part.text, part.location, sender_site, mail_->sender_site_strength(), findings,
+               visible);
+  // The text stages read what a person sees; their spans map back to the
+  // HTML source, which is what evidence of location body:html quotes.
+  const std::size_t first = findings.size();
+  (void)text.detect_text(visible.text, part.location, sender_site, findings, report);
+  for (std::size_t i = first; i < findings.size(); ++i) {
+    Finding& f = findings[i];
+    if (f.end <= f.start || f.end > visible.text.size()) {
+      f.end = f.start;  // dropped by explain(): no evidence, no signal
+      continue;
+    }
+    f.start = visible.source_start[f.start];
+    f.end = visible.source_end[f.end - 1];
+  }
+  std::size_t analyzed = 0;
+  for (const VisibleText::Link& l : visible.links) {
+    if (++analyzed > kMaxHtmlLinks) break;
+    LinkMatch link;
+    link.start = l.href_start;
+    link.end = l.href_end;
+    link.url = l.href;
+    link.had_scheme = l.href.find(':') != std::string::npos;
+    const std::size_t before = findings.size();
+    text.detect_link(part.text, link, sender_site, findings, report);
+    for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
+  }
+  return std::move(visible.text);
+}
+
+Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Findings& findings,
+                             Report& report) const {
+  headers_->check(email, findings);
+  const std::string sender_site = headers_->sender_site(email);
+  for (const EmailHeader* subject : email.find("Subject")) {
+    Status s = text.detect_text(subject->value, subject->location(), sender_site, findings, report);
+    if (!s.ok()) return s;
+  }
+  // Lines of an earlier message quoted in a reply: only a mail that says it
+  // answers one (In-Reply-To, References or a "Re:" subject) counts them.
+  const bool answers = is_reply(email);
+  std::size_t quoted_lines = 0;
+  // How much text the mail shows (non-space bytes), for its shape.
+  std::size_t html_parts = 0, html_chars = 0, text_chars = 0;
+  std::vector<std::string> html_texts;  // what each HTML part shows
+  for (const EmailPart& part : email.parts) {
+    if (part.type == EmailPart::Type::kText) {
+      text_chars += count_non_space(part.text);
+      const std::size_t first = findings.size();
+      Status s = text.detect_text(part.text, part.location, sender_site, findings, report);
+      if (!s.ok()) return s;
+      if (answers) {
+        const std::vector<std::pair<std::size_t, std::size_t>> quoted =
+            quoted_line_spans(part.text);
+        quoted_lines += quoted.size();
+        for (std::size_t i = first; i < findings.size(); ++i) {
+          Finding& f = findings[i];
+          const bool in_quote = std::any_of(quoted.begin(), quoted.end(), [&](const auto& q) {
+            return f.start >= q.first && f.start < q.second;
+          });
+          if (in_quote) f.strength *= mail_->quoted_strength();
+        }
+      }
+    } else if (part.type == EmailPart::Type::kHtml) {
+      std::string shown = detect_html(part, sender_site, text, findings, report);
+      html_chars += count_non_space(shown);
+      html_texts.push_back(std::move(shown));
+      ++html_parts;
+    }
+  }
+  attachments_->check(email, findings);
+  // How many different sites the mail links to: a digest links to many, a
+  // scam to the one page it wants visited.
+  std::vector<std::string_view> sites;
+  for (const UrlInfo& u : report.urls) {
+    const std::string_view site = u.registrable_domain.empty() ? u.host : u.registrable_domain;
+    if (!site.empty() && std::find(sites.begin(), sites.end(), site) == sites.end()) {
+      sites.push_back(site);
+    }
+  }
+  // Read before keep_first_of_each_url reorders the URLs `sites` points into.
+  const bool links_sender_site =
+      !sender_site.empty() && std::find(sites.begin(), sites.end(), sender_site) != sites.end();
+  const MailShape shape{.html_parts = html_parts,
+                        .html_visible_chars = html_chars,
+                        .plain_text_chars = text_chars,
+                        .linked_sites = sites.size(),
+                        .links_sender_site = links_sender_site,
+                        .sender_site = sender_site,
+                        .verified_sender = headers_->verified_brand_sender(email)};
+  keep_first_of_each_url(report.urls);  // however often the message repeats it
+  // A newsletter also shows itself by many different links.
+  mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
+               report.urls.size());
+  // An advert shows itself by its shape as much as by its words; a
+  // newsletter by saying that the reader subscribed.
+  if (!mark_bulk_advert(email, shape, findings)) {
+    std::vector<std::string_view> shown;  // the text parts and what the HTML parts show
+    for (const EmailPart& part : email.parts) {
+      if (part.type == EmailPart::Type::kText) shown.push_back(part.text);
+    }
+    shown.insert(shown.end(), html_texts.begin(), html_texts.end());
+    mail_->apply_subscription_notice(shown, findings);
+  }
+  return {};
+}
+
+std::int64_t count_email_tokens(const ParsedEmail& email) {
+  std::int64_t n = 0;
+  for (const EmailHeader& h : email.headers) n += count_word_runs(h.value);
+  for (const EmailPart& p : email.parts) n += count_word_runs(p.text);
+  return n;
+}
+
+}  // namespace scamcheck::internal

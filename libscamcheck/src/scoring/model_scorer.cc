@@ -1,0 +1,125 @@
+#include "scoring/model_scorer.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+
+#include "model/evidence.h"
+
+namespace scamcheck::internal {
+
+Result<std::unique_ptr<ModelScorer>> ModelScorer::load(const Options& options,
+                                                       const DataSource& data, const Scorer& rules,
+                                                       const BrandTable& brands,
+                                                       const HtmlChecker& html) {
+  std::unique_ptr<ModelScorer> scorer(new ModelScorer(rules, brands, html));
+  if (!options.use_model) return scorer;
+  // The pack's model/model.bin, or the file the caller names.
+  Result<std::string> bytes = std::string();
+  std::string name;
+  if (options.model_file.empty()) {
+    name = data.describe("model/model.bin");
+    bytes = data.read("model/model.bin");
+  } else {
+    name = options.model_file;
+    std::ifstream in(options.model_file, std::ios::binary);
+    if (!in) {
+      bytes = Status::not_found(name + ": cannot open the model file");
+    } else {
+      std::ostringstream buf;
+      buf << in.rdbuf();
+      bytes = buf.str();
+    }
+  }
+  if (!bytes.ok()) {
+    return Status(
+        bytes.status().code(),
+        bytes.status().message() + " (Options::use_model = false scores with the rules alone)");
+  }
+  auto model = model::LinearModel::parse(*bytes, name);
+  if (!model.ok()) return model.status();
+  scorer->model_ = std::move(model).value();
+  return scorer;
+}
+
+model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
+                                        const Findings& findings, double rules_total,
+                                        const ParsedEmail& email) const {
+  model::FeatureSet features;
+  if (kind == Kind::kEmail) {
+    model::add_email(email, html_, features);
+  } else if (kind == Kind::kUrl) {
+    model::add_url_input(content, features.add_location("content"), features);
+  } else {
+    // Text; or the text read from an image or document, whose spans index
+    // extracted_text under location "ocr" / "document" (CONTRACT §1).
+    const std::string_view location = kind == Kind::kImage      ? "ocr"
+                                      : kind == Kind::kDocument ? "document"
+                                                                : "content";
+    model::add_prose(content, features.add_location(location), features);
+  }
+  // A link written without a scheme reads as http, so whether
+  // insecure_login_page fires depends on the scheme, which in the corpora
+  // tells scam URLs (all with one) from ham (bare hosts): never a model
+  // feature. It stays a signal.
+  auto scheme_dependent = [](const Finding& f) { return f.key == "insecure_login_page"; };
+  if (std::none_of(findings.begin(), findings.end(), scheme_dependent)) {
+    model::add_rules(findings, rules_total, features);
+  } else {
+    Findings rule_findings;
+    std::remove_copy_if(findings.begin(), findings.end(), std::back_inserter(rule_findings),
+                        scheme_dependent);
+    model::add_rules(rule_findings, rules_.score(rule_findings).total, features);
+  }
+  model::add_kind(kind, features);
+  features.finish();
+  return features;
+}
+
+bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
+  const int brand = brands_.official_brand(url.registrable_domain, true);
+  if (brand < 0) return false;
+  if (brands_.brands()[static_cast<std::size_t>(brand)].open_platform) return false;
+  return std::none_of(findings.begin(), findings.end(),
+                      [](const Finding& f) { return f.key == "free_hosting"; });
+}
+
+Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
+                         const std::vector<UrlInfo>& urls, Findings& findings) const {
+  if (!model_) return rules_.score(findings);
+  // A URL on a known brand's own site, where only the brand publishes (not
+  // a platform anyone can post to, nor a hosting service): the rules
+  // decide. The model knows such brand names mostly from the phishing that
+  // imitates them, and would hold the real site against itself.
+  if (kind == Kind::kUrl && urls.size() == 1 && on_brand_own_site(urls.front(), findings)) {
+    return rules_.score(findings);
+  }
+  Score rules = rules_.score(findings);
+  const model::FeatureSet features = this->features(content, kind, findings, rules.total, email);
+  const double p = model_->probability(model_->raw_score(features), kind);
+  const model::Calibration& c = model_->calibration(kind);
+  // The model's evidence only for a warning it backs: on a safe verdict a
+  // "suspicious wording" signal would contradict the verdict.
+  if (p >= c.t_suspicious) {
+    const std::size_t before = findings.size();
+    model::add_model_evidence(features, *model_, findings);
+    if (findings.size() != before) rules = rules_.score(findings);
+  }
+  Score score = Scorer::score_calibrated(rules, p, c.t_suspicious, c.t_danger);
+  // What the rules alone find clearly suspicious stays at least suspicious:
+  // the corpora the model learned from hold few of some tricks the rules
+  // know (on text: a child's "new number", gift cards, a forwarded code; in
+  // a mail: a brand's name in the sender with a lookalike domain), and
+  // where the rules are that sure they rarely misfire (scoring.json).
+  const std::optional<int> floor = rules_.rules_floor(kind);
+  if (floor && score.verdict == Verdict::kSafe && rules.risk_score >= *floor) {
+    score.verdict = Verdict::kSuspicious;
+    score.risk_score = std::clamp(rules.risk_score, 30, 69);
+    score.confidence = std::clamp(rules.confidence, 50, 80);
+  }
+  return score;
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,61 @@
+// Scoring with the learned model (model/): its features of the analysed
+// input, the rules' findings among them; its calibrated probability; and the
+// rules' say where the model is known to be weak: a URL on a brand's own
+// site, and what the rules alone find clearly suspicious (scoring.json
+// "rules_floor").
+#ifndef SCAMCHECK_SCORING_MODEL_SCORER_H_
+#define SCAMCHECK_SCORING_MODEL_SCORER_H_
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "data/data_source.h"
+#include "decode/mime.h"
+#include "email/email_checks.h"
+#include "model/features.h"
+#include "model/linear_model.h"
+#include "scamcheck/options.h"
+#include "scoring/scorer.h"
+#include "url/brands.h"
+
+namespace scamcheck::internal {
+
+class ModelScorer {
+ public:
+  // The model of Options::model_file, or the pack's model/model.bin; none
+  // (the rules alone) without Options::use_model. Keeps references to
+  // `rules`, `brands` and `html`, which must outlive it.
+  static Result<std::unique_ptr<ModelScorer>> load(const Options& options, const DataSource& data,
+                                                   const Scorer& rules, const BrandTable& brands,
+                                                   const HtmlChecker& html);
+
+  // The score of analysed input (`findings` from the detect stage, of
+  // `kind`; `urls` the report's); appends the model's evidence to
+  // `findings`. Without a model, the rules' score.
+  Score score(std::string_view content, Kind kind, const ParsedEmail& email,
+              const std::vector<UrlInfo>& urls, Findings& findings) const;
+
+  // The model's features of analysed input (`rules_total` the total of the
+  // findings' score), with or without a model: the training tool reads them.
+  model::FeatureSet features(std::string_view content, Kind kind, const Findings& findings,
+                             double rules_total, const ParsedEmail& email) const;
+
+ private:
+  ModelScorer(const Scorer& rules, const BrandTable& brands, const HtmlChecker& html)
+      : rules_(rules), brands_(brands), html_(html) {}
+
+  // Whether `url` is on a known brand's official site other than a platform
+  // anyone can publish on (brands.json "open_platform_categories", free
+  // hosting).
+  bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
+
+  std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
+  const Scorer& rules_;
+  const BrandTable& brands_;
+  const HtmlChecker& html_;
+};
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_SCORING_MODEL_SCORER_H_

@@ -1,0 +1,52 @@
+// The text stage (rules, unicode checks, links) as the stages that find text
+// inside a container see it: an e-mail's subject and parts (email/), the text
+// read from an image or document and its QR codes (decode/). AnalyzerImpl
+// implements it; the narrow interface keeps those stages from its wiring.
+#ifndef SCAMCHECK_TEXT_STAGE_H_
+#define SCAMCHECK_TEXT_STAGE_H_
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "detect/finding.h"
+#include "extract/links.h"
+#include "scamcheck/report.h"
+#include "scamcheck/status.h"
+
+namespace scamcheck::internal {
+
+class TextStage {
+ public:
+  virtual ~TextStage() = default;
+
+  // Runs the text stages over `text`; findings get `location`. In a mail,
+  // `sender_site` is the From address's registrable domain ("" otherwise).
+  virtual Status detect_text(std::string_view text, std::string_view location,
+                             std::string_view sender_site, Findings& findings,
+                             Report& report) const = 0;
+
+  // The URL analysis of one link of `text`: its findings (location left to
+  // the caller) and its entry in report.urls.
+  virtual void detect_link(std::string_view text, const LinkMatch& link,
+                           std::string_view sender_site, Findings& findings,
+                           Report& report) const = 0;
+};
+
+// One entry per URL, in order of first appearance: a container may repeat
+// a link many times.
+inline void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
+  std::vector<UrlInfo> unique;
+  for (UrlInfo& u : urls) {
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const UrlInfo& x) { return x.url == u.url; })) {
+      unique.push_back(std::move(u));
+    }
+  }
+  urls = std::move(unique);
+}
+
+}  // namespace scamcheck::internal
+
+#endif  // SCAMCHECK_TEXT_STAGE_H_

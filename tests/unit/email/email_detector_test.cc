@@ -1,0 +1,99 @@
+// EmailDetector: which texts of a mail go through the text stage, under
+// which locations, and what the mail's context does with their findings.
+#include "email/email_detector.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace scamcheck;
+using namespace scamcheck::internal;
+
+namespace {
+
+// A text stage that finds the word "ALARM" and records what it was given.
+class FakeTextStage final : public TextStage {
+ public:
+  mutable std::vector<std::string> locations;
+
+  Status detect_text(std::string_view text, std::string_view location, std::string_view,
+                     Findings& findings, Report&) const override {
+    locations.emplace_back(location);
+    for (std::size_t at = text.find("ALARM"); at != std::string_view::npos;
+         at = text.find("ALARM", at + 1)) {
+      findings.push_back(Finding::at("urgency", at, at + 5, std::string(location)));
+    }
+    return {};
+  }
+  void detect_link(std::string_view, const LinkMatch&, std::string_view, Findings&,
+                   Report&) const override {}
+};
+
+const UrlAnalyzer& urls() {
+  static const auto loaded = UrlAnalyzer::load(DataSource(SCAMCHECK_DATA_DIR));
+  REQUIRE(loaded.ok());
+  return **loaded;
+}
+
+const EmailDetector& detector() {
+  static const auto loaded = EmailDetector::load(DataSource(SCAMCHECK_DATA_DIR), urls(),
+                                                 [](std::string_view) { return true; });
+  REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
+  return **loaded;
+}
+
+Findings detect(const std::string& raw, const FakeTextStage& stage) {
+  auto email = parse_email(raw);
+  REQUIRE(email.ok());
+  Findings findings;
+  Report report;
+  REQUIRE(detector().detect(*email, stage, findings, report).ok());
+  return findings;
+}
+
+// The strengths of the body's findings, in order.
+std::vector<double> body_strengths(const Findings& findings) {
+  std::vector<double> out;
+  for (const Finding& f : findings) {
+    if (f.key == "urgency" && f.location == "body") out.push_back(f.strength);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the subject and the text part go through the text stage") {
+  FakeTextStage stage;
+  const Findings findings =
+      detect("From: a@example.org\r\nSubject: ALARM now\r\n\r\nHello, ALARM.\r\n", stage);
+  REQUIRE(stage.locations.size() == 2);
+  CHECK(stage.locations[0] == "header:Subject");
+  CHECK(stage.locations[1] == "body");
+  CHECK(std::count_if(findings.begin(), findings.end(),
+                      [](const Finding& f) { return f.key == "urgency"; }) == 2);
+}
+
+TEST_CASE("lines quoted in a reply weigh less, only in a reply") {
+  const std::string body = "ALARM here\r\n> ALARM quoted\r\n";
+  FakeTextStage reply_stage;
+  const Findings reply =
+      detect("From: a@example.org\r\nSubject: Re: hi\r\n\r\n" + body, reply_stage);
+  FakeTextStage plain_stage;
+  const Findings plain = detect("From: a@example.org\r\nSubject: hi\r\n\r\n" + body, plain_stage);
+  const std::vector<double> in_reply = body_strengths(reply);
+  const std::vector<double> in_plain = body_strengths(plain);
+  REQUIRE(in_plain.size() == 2);
+  CHECK(in_plain[1] == in_plain[0]);
+  // The quoted line's finding is scaled by reply_quote.quoted_strength (0
+  // in the shipped email.json: dropped); the line above it keeps its own.
+  REQUIRE_FALSE(in_reply.empty());
+  CHECK(in_reply[0] == in_plain[0]);
+  CHECK((in_reply.size() == 1 || in_reply[1] < in_reply[0]));
+}
+
+TEST_CASE("input tokens of a mail are the word runs of its decoded texts") {
+  auto email = parse_email("Subject: one two\r\n\r\nthree four five\r\n");
+  REQUIRE(email.ok());
+  CHECK(count_email_tokens(*email) == 5);
+}
