@@ -8,12 +8,9 @@
 #include <string>
 #include <string_view>
 
-namespace scamcheck::internal {
+#include "util/utf8.h"  // make_valid_utf8, the last step of every decoded text
 
-// `bytes` with every ill-formed UTF-8 sequence replaced by U+FFFD (one per
-// maximal ill-formed subpart, as the Unicode standard recommends and
-// browsers do). Valid input comes back unchanged.
-std::string make_valid_utf8(std::string_view bytes);
+namespace scamcheck::internal {
 
 // Windows-1252 (the WHATWG reading of "iso-8859-1" and "us-ascii" with
 // 8-bit bytes) to UTF-8. Never fails: the five undefined bytes map to the C1
