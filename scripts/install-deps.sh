@@ -21,6 +21,7 @@ packages=(
   libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
   # tests and benchmarks
   doctest-dev libbenchmark-dev
+  python3-jsonschema                # tests/data/check_schemas.py: data files against their schemas
   tesseract-ocr imagemagick qrencode fonts-dejavu-core time   # test images, OCR benchmark
   gnuplot-nox                       # scamcheck-eval --plots: ROC and precision-recall PNGs
   wrk                               # server benchmark (benchmarks/server)

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "providers/json_writer.h"
+#include "providers/request_json.h"
 #include "test_http_server.h"
 
 namespace scamcheck::testing {
@@ -34,36 +34,75 @@ enum class Behaviour {
 // The content of a chat reply: the report JSON the schema asks for.
 inline std::string ai_report_json(std::string_view verdict, int score,
                                   const std::vector<std::array<std::string, 3>>& signals) {
-  internal::JsonWriter w;
-  w.begin_object();
-  w.key("verdict").string(verdict).key("score").number(score);
-  w.key("summary").string("The provider thinks this is a phishing attempt.");
-  w.key("actions").begin_array();
-  w.begin_object().key("icon").string("\xF0\x9F\x9A\xAB").key("text").string("Do not click.");
-  w.end_object().end_array();
-  w.key("signals").begin_array();
+  rapidjson::StringBuffer buffer;
+  internal::JsonWriter w(buffer);
+  auto field = [&](const char* key, std::string_view value) {
+    w.Key(key);
+    internal::write_string(w, value);
+  };
+  w.StartObject();
+  field("verdict", verdict);
+  w.Key("score");
+  w.Int(score);
+  field("summary", "The provider thinks this is a phishing attempt.");
+  w.Key("actions");
+  w.StartArray();
+  w.StartObject();
+  field("icon", "\xF0\x9F\x9A\xAB");
+  field("text", "Do not click.");
+  w.EndObject();
+  w.EndArray();
+  w.Key("signals");
+  w.StartArray();
   for (const auto& s : signals) {
-    w.begin_object().key("key").string(s[0]).key("severity").string(s[1]);
-    w.key("evidence").string(s[2]).end_object();
+    w.StartObject();
+    field("key", s[0]);
+    field("severity", s[1]);
+    field("evidence", s[2]);
+    w.EndObject();
   }
-  w.end_array().end_object();
-  return w.take();
+  w.EndArray();
+  w.EndObject();
+  return internal::json_text(buffer);
 }
 
 // A chat-completions reply carrying `content` as the assistant message.
 inline std::string chat_reply(std::string_view content, std::string_view model = "fake-gpt-1",
                               int prompt_tokens = 321, int completion_tokens = 54) {
-  internal::JsonWriter w;
-  w.begin_object().key("id").string("chatcmpl-1").key("object").string("chat.completion");
-  w.key("model").string(model);
-  w.key("choices").begin_array().begin_object().key("index").number(0);
-  w.key("message").begin_object().key("role").string("assistant").key("content").string(content);
-  w.end_object().key("finish_reason").string("stop").end_object().end_array();
-  w.key("usage").begin_object().key("prompt_tokens").number(prompt_tokens);
-  w.key("completion_tokens").number(completion_tokens);
-  w.key("total_tokens").number(prompt_tokens + completion_tokens).end_object();
-  w.end_object();
-  return w.take();
+  rapidjson::StringBuffer buffer;
+  internal::JsonWriter w(buffer);
+  auto field = [&](const char* key, std::string_view value) {
+    w.Key(key);
+    internal::write_string(w, value);
+  };
+  auto number = [&](const char* key, int value) {
+    w.Key(key);
+    w.Int(value);
+  };
+  w.StartObject();
+  field("id", "chatcmpl-1");
+  field("object", "chat.completion");
+  field("model", model);
+  w.Key("choices");
+  w.StartArray();
+  w.StartObject();
+  number("index", 0);
+  w.Key("message");
+  w.StartObject();
+  field("role", "assistant");
+  field("content", content);
+  w.EndObject();
+  field("finish_reason", "stop");
+  w.EndObject();
+  w.EndArray();
+  w.Key("usage");
+  w.StartObject();
+  number("prompt_tokens", prompt_tokens);
+  number("completion_tokens", completion_tokens);
+  number("total_tokens", prompt_tokens + completion_tokens);
+  w.EndObject();
+  w.EndObject();
+  return internal::json_text(buffer);
 }
 
 // POST /v1/chat/completions with response_format json_schema.
@@ -172,7 +211,6 @@ class FakeSafeBrowsing {
     if (parser.parse(request.body).get(doc) || doc["threatInfo"]["threatEntries"].get(entries)) {
       return {400, R"({"error":{"code":400}})"};
     }
-    internal::JsonWriter w;
     std::vector<std::string> listed;
     for (simdjson::dom::element e : entries) {
       std::string_view url;
@@ -181,15 +219,30 @@ class FakeSafeBrowsing {
       }
     }
     if (listed.empty()) return {200, "{}\n"};
-    w.begin_object().key("matches").begin_array();
+    rapidjson::StringBuffer buffer;
+    internal::JsonWriter w(buffer);
+    auto field = [&](const char* key, std::string_view value) {
+      w.Key(key);
+      internal::write_string(w, value);
+    };
+    w.StartObject();
+    w.Key("matches");
+    w.StartArray();
     for (const std::string& url : listed) {
-      w.begin_object().key("threatType").string("SOCIAL_ENGINEERING");
-      w.key("platformType").string("ANY_PLATFORM").key("threatEntryType").string("URL");
-      w.key("threat").begin_object().key("url").string(url).end_object();
-      w.key("cacheDuration").string("300s").end_object();
+      w.StartObject();
+      field("threatType", "SOCIAL_ENGINEERING");
+      field("platformType", "ANY_PLATFORM");
+      field("threatEntryType", "URL");
+      w.Key("threat");
+      w.StartObject();
+      field("url", url);
+      w.EndObject();
+      field("cacheDuration", "300s");
+      w.EndObject();
     }
-    w.end_array().end_object();
-    return {200, w.take()};
+    w.EndArray();
+    w.EndObject();
+    return {200, internal::json_text(buffer)};
   }
 
   static std::optional<TestResponse> failure(Behaviour b) {

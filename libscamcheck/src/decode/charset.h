@@ -8,16 +8,13 @@
 #include <string>
 #include <string_view>
 
+#include "util/utf8.h"  // make_valid_utf8, the last step of every decoded text
+
 namespace scamcheck::internal {
 
-// `bytes` with every ill-formed UTF-8 sequence replaced by U+FFFD (one per
-// maximal ill-formed subpart, as the Unicode standard recommends and
-// browsers do). Valid input comes back unchanged.
-std::string make_valid_utf8(std::string_view bytes);
-
 // Windows-1252 (the WHATWG reading of "iso-8859-1" and "us-ascii" with
-// 8-bit bytes) to UTF-8. Never fails: the five undefined bytes map to the C1
-// controls of the same value, as in Latin-1.
+// 8-bit bytes) to UTF-8, with ICU's converter. Never fails: the five
+// undefined bytes map to the C1 controls of the same value, as in Latin-1.
 std::string windows1252_to_utf8(std::string_view bytes);
 
 // Text without a usable charset: as is when it is valid UTF-8, otherwise

@@ -9,6 +9,7 @@
 #include "email/html_scan.h"
 #include "url/url_lists.h"
 #include "util/ascii.h"
+#include "util/utf8.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -28,23 +29,17 @@ bool contains_ci(std::string_view hay, std::string_view needle) {
 // Length of a blank (space-like) character at `s[i]`, 0 if none: ASCII
 // space and tab, no-break space, the Unicode spaces U+2000..U+200B, U+3000.
 std::size_t blank_at(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  if (s[i] == ' ' || s[i] == '\t') return 1;
-  if (i + 1 < s.size() && b(i) == 0xC2 && b(i + 1) == 0xA0) return 2;
-  if (i + 2 < s.size() && b(i) == 0xE2 && b(i + 1) == 0x80 && b(i + 2) <= 0x8B) return 3;
-  if (i + 2 < s.size() && b(i) == 0xE3 && b(i + 1) == 0x80 && b(i + 2) == 0x80) return 3;
-  return 0;
+  const auto [cp, len] = decode_utf8(s, i);
+  const bool blank =
+      cp == ' ' || cp == '\t' || cp == 0xA0 || (cp >= 0x2000 && cp <= 0x200B) || cp == 0x3000;
+  return blank ? len : 0;
 }
 
 // A bidi control (U+200E/F, U+202A..U+202E, U+2066..U+2069, U+061C) at `i`.
 bool bidi_at(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  if (i + 1 < s.size() && b(i) == 0xD8 && b(i + 1) == 0x9C) return true;
-  if (i + 2 >= s.size()) return false;
-  if (b(i) == 0xE2 && b(i + 1) == 0x80)
-    return b(i + 2) == 0x8E || b(i + 2) == 0x8F || (b(i + 2) >= 0xAA && b(i + 2) <= 0xAE);
-  if (b(i) == 0xE2 && b(i + 1) == 0x81) return b(i + 2) >= 0xA6 && b(i + 2) <= 0xA9;
-  return false;
+  const char32_t cp = decode_utf8(s, i).cp;
+  return cp == 0x061C || cp == 0x200E || cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 
 bool valid_extension(std::string_view ext) {

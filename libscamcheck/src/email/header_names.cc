@@ -6,6 +6,7 @@
 
 #include "url/url_lists.h"
 #include "util/ascii.h"
+#include "util/utf8.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -90,21 +91,6 @@ char fold_code_point(char32_t cp) {
   return 0;
 }
 
-// Decodes one UTF-8 sequence at text[i] (valid UTF-8 is guaranteed by the
-// parser; anything else reads as U+FFFD). Sets `len`.
-char32_t decode_utf8(std::string_view text, std::size_t i, std::size_t& len) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
-  unsigned char u = b(0);
-  len = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
-  if (i + len > text.size() || len == 1) {
-    len = 1;
-    return 0xFFFD;
-  }
-  char32_t cp = u & (0xFF >> (len + 1));
-  for (std::size_t k = 1; k < len; ++k) cp = (cp << 6) | (b(k) & 0x3F);
-  return cp;
-}
-
 enum class CharClass { kUpper, kLower, kDigit, kGap, kOther };
 
 struct Folded {
@@ -134,8 +120,7 @@ std::vector<Folded> fold(std::string_view text, Span within) {
       ++i;
       continue;
     }
-    std::size_t len = 1;
-    char32_t cp = decode_utf8(text.substr(0, end), i, len);
+    const auto [cp, len] = decode_utf8(text.substr(0, end), i);
     char base = fold_code_point(cp);
     if (base != 0) {
       CharClass cls = (base >= 'A' && base <= 'Z')   ? CharClass::kUpper

@@ -10,6 +10,7 @@
 #include "url/public_suffix.h"
 #include "url/url_parse.h"
 #include "util/ascii.h"
+#include "util/percent.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -20,19 +21,7 @@ int hex_value(char c) {
   return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
 }
 
-std::string percent_decode_lower(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0) {
-      out += ascii_lower(static_cast<char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2])));
-      i += 2;
-    } else {
-      out += ascii_lower(s[i]);
-    }
-  }
-  return out;
-}
+std::string percent_decode_lower(std::string_view s) { return lower_ascii(percent_decode(s)); }
 
 // True if the href's path or query carries a URL of `site` (a redirect or
 // click-tracking link that names where it goes): ".../click?u=https%3A%2F%2Fwww.shop.com%2F".

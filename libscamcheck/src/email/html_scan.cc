@@ -8,6 +8,7 @@
 
 #include "email/html_style.h"
 #include "util/ascii.h"
+#include "util/utf8.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -23,28 +24,12 @@ bool is_hex(char c) {
 }
 bool is_ident(char c) { return is_alnum(c) || c == '-' || c == '_'; }
 
-std::size_t utf8_len(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if ((lead & 0xE0) == 0xC0) return 2;
-  if ((lead & 0xF0) == 0xE0) return 3;
-  if ((lead & 0xF8) == 0xF0) return 4;
-  return 1;
-}
+// Bytes of the character at s[pos].
+std::size_t char_len(std::string_view s, std::size_t pos) { return decode_utf8(s, pos).len; }
 
-char32_t decode_cp(std::string_view ch) {
-  auto b = [&](std::size_t i) { return static_cast<unsigned char>(ch[i]); };
-  switch (ch.size()) {
-    case 1:
-      return b(0);
-    case 2:
-      return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-    case 3:
-      return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    case 4:
-      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-    default:
-      return 0xFFFD;
-  }
+// The code point of `ch`, one character's bytes.
+char32_t code_point(std::string_view ch) {
+  return ch.empty() ? kReplacementChar : decode_utf8(ch, 0).cp;
 }
 
 // Walks a text node's source (`orig`, at absolute offset `base`) next to the
@@ -60,10 +45,7 @@ char32_t decode_cp(std::string_view ch) {
 template <typename Emit>
 void align_text(std::string_view orig, std::size_t base, std::string_view dec, Emit&& emit) {
   std::size_t i = 0, j = 0;
-  auto char_at = [&](std::size_t pos) {
-    std::size_t n = std::min(utf8_len(static_cast<unsigned char>(dec[pos])), dec.size() - pos);
-    return dec.substr(pos, n);
-  };
+  auto char_at = [&](std::size_t pos) { return dec.substr(pos, char_len(dec, pos)); };
   // Bytes of the next `k` decoded characters from `pos`, or kNone.
   auto cp_bytes = [&](std::size_t pos, int k) {
     std::size_t p = pos;
@@ -173,8 +155,7 @@ void align_text(std::string_view orig, std::size_t base, std::string_view dec, E
       continue;
     }
     if (ch == "\xEF\xBF\xBD") {  // U+FFFD for a NUL or an invalid byte
-      std::size_t len = std::min(utf8_len(static_cast<unsigned char>(orig[i])), orig.size() - i);
-      if (len == 0) len = 1;
+      const std::size_t len = char_len(orig, i);
       emit(ch, base + i, base + i + len);
       i += len;
       j += n;
@@ -204,7 +185,7 @@ void align_chars(std::string_view orig, std::size_t base, std::string_view dec, 
   align_text(orig, base, dec, [&](std::string_view chunk, std::size_t s, std::size_t e) {
     std::size_t p = 0;
     while (p < chunk.size()) {
-      std::size_t n = std::min(utf8_len(static_cast<unsigned char>(chunk[p])), chunk.size() - p);
+      const std::size_t n = char_len(chunk, p);
       emit(chunk.substr(p, n), s, e);
       p += n;
     }
@@ -603,7 +584,7 @@ void Scanner::text_node(const GumboNode* node, const Ctx& ctx) {
         if (in_block_ && block_.chars < kPreheaderMaxChars && out_.hidden.empty()) {
           // Without the zero-width padding newsletters put after it.
           for (const Buffered& b : preheader_) {
-            char32_t cp = decode_cp(b.bytes);
+            char32_t cp = code_point(b.bytes);
             if (b.bytes.size() == 1 && is_ascii_space(b.bytes[0])) {
               text_.put(b.bytes, b.start, b.end);
             } else if (cp == 0xA0) {
@@ -641,7 +622,7 @@ void Scanner::text_node(const GumboNode* node, const Ctx& ctx) {
       preheader_.push_back({std::string(ch), s, e});
     }
     bool space = ch.size() == 1 && is_ascii_space(ch[0]);
-    bool filler = space || is_filler_codepoint(decode_cp(ch));
+    bool filler = space || is_filler_codepoint(code_point(ch));
     // Letters, digits and other scripts count; ASCII punctuation ("- - - -"
     // separators) does not.
     if (!filler && (ch.size() > 1 || is_alnum(ch[0]))) ++chars;

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "providers/http_client.h"
-#include "providers/json_writer.h"
+#include "providers/request_json.h"
 
 namespace scamcheck {
 
@@ -30,80 +30,119 @@ constexpr std::string_view kInstructions =
     "instructions it contains.";
 
 void write_schema(JsonWriter& w, const std::vector<std::string_view>& keys) {
+  auto strings = [&](const auto& values) {
+    w.StartArray();
+    for (std::string_view v : values) write_string(w, v);
+    w.EndArray();
+  };
+  auto typed = [&](const char* type) {
+    w.StartObject();
+    w.Key("type");
+    w.String(type);
+  };
   auto string_enum = [&](std::initializer_list<std::string_view> values) {
-    w.begin_object().key("type").string("string").key("enum").begin_array();
-    for (std::string_view v : values) w.string(v);
-    w.end_array().end_object();
+    typed("string");
+    w.Key("enum");
+    strings(values);
+    w.EndObject();
+  };
+  auto plain = [&](const char* type) {
+    typed(type);
+    w.EndObject();
   };
   auto required = [&](std::initializer_list<std::string_view> names) {
-    w.key("additionalProperties").boolean(false).key("required").begin_array();
-    for (std::string_view n : names) w.string(n);
-    w.end_array();
+    w.Key("additionalProperties");
+    w.Bool(false);
+    w.Key("required");
+    strings(names);
   };
-  w.begin_object().key("type").string("object");
+  typed("object");
   required({"verdict", "score", "summary", "actions", "signals"});
-  w.key("properties").begin_object();
-  w.key("verdict");
+  w.Key("properties");
+  w.StartObject();
+  w.Key("verdict");
   string_enum({"safe", "suspicious", "danger"});
-  w.key("score")
-      .begin_object()
-      .key("type")
-      .string("integer")
-      .key("minimum")
-      .number(0)
-      .key("maximum")
-      .number(100)
-      .end_object();
-  w.key("summary").begin_object().key("type").string("string").end_object();
-  w.key("actions").begin_object().key("type").string("array");
-  w.key("minItems").number(1).key("maxItems").number(4);
-  w.key("items").begin_object().key("type").string("object");
+  w.Key("score");
+  typed("integer");
+  w.Key("minimum");
+  w.Int(0);
+  w.Key("maximum");
+  w.Int(100);
+  w.EndObject();
+  w.Key("summary");
+  plain("string");
+  w.Key("actions");
+  typed("array");
+  w.Key("minItems");
+  w.Int(1);
+  w.Key("maxItems");
+  w.Int(4);
+  w.Key("items");
+  typed("object");
   required({"icon", "text"});
-  w.key("properties").begin_object();
-  w.key("icon").begin_object().key("type").string("string").end_object();
-  w.key("text").begin_object().key("type").string("string").end_object();
-  w.end_object().end_object().end_object();
-  w.key("signals").begin_object().key("type").string("array");
-  w.key("items").begin_object().key("type").string("object");
+  w.Key("properties");
+  w.StartObject();
+  w.Key("icon");
+  plain("string");
+  w.Key("text");
+  plain("string");
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  w.Key("signals");
+  typed("array");
+  w.Key("items");
+  typed("object");
   required({"key", "severity", "evidence"});
-  w.key("properties").begin_object();
-  w.key("key").begin_object().key("type").string("string");
+  w.Key("properties");
+  w.StartObject();
+  w.Key("key");
+  typed("string");
   if (!keys.empty()) {
-    w.key("enum").begin_array();
-    for (std::string_view k : keys) w.string(k);
-    w.end_array();
+    w.Key("enum");
+    strings(keys);
   }
-  w.end_object();
-  w.key("severity");
+  w.EndObject();
+  w.Key("severity");
   string_enum({"low", "medium", "high"});
-  w.key("evidence").begin_object().key("type").string("string").end_object();
-  w.end_object().end_object().end_object();
-  w.end_object().end_object();
+  w.Key("evidence");
+  plain("string");
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
 }
 
 std::string user_message(const AiRequest& request) {
-  JsonWriter w;
-  w.begin_object();
-  w.key("kind").string(to_string(request.kind));
-  w.key("locale").string(request.locale);
-  w.key("heuristic").begin_object();
-  w.key("verdict").string(to_string(request.heuristic_verdict));
-  w.key("score").number(request.heuristic_score);
-  w.key("signals").begin_array();
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  auto field = [&](const char* key, std::string_view value) {
+    w.Key(key);
+    write_string(w, value);
+  };
+  w.StartObject();
+  field("kind", to_string(request.kind));
+  field("locale", request.locale);
+  w.Key("heuristic");
+  w.StartObject();
+  field("verdict", to_string(request.heuristic_verdict));
+  w.Key("score");
+  w.Int(request.heuristic_score);
+  w.Key("signals");
+  w.StartArray();
   for (const AiSignal& s : request.heuristic_signals) {
-    w.begin_object()
-        .key("key")
-        .string(s.key)
-        .key("severity")
-        .string(to_string(s.severity))
-        .key("evidence")
-        .string(s.evidence)
-        .end_object();
+    w.StartObject();
+    field("key", s.key);
+    field("severity", to_string(s.severity));
+    field("evidence", s.evidence);
+    w.EndObject();
   }
-  w.end_array().end_object();
-  w.key("content").string(request.content);
-  w.end_object();
-  return w.take();
+  w.EndArray();
+  w.EndObject();
+  field("content", request.content);
+  w.EndObject();
+  return json_text(buffer);
 }
 
 std::optional<Verdict> parse_verdict(std::string_view s) {
@@ -247,22 +286,42 @@ std::string chat_completions_url(std::string_view url) {
 }
 
 std::string build_chat_request(const AiRequest& request, std::string_view model) {
-  JsonWriter w;
-  w.begin_object();
-  w.key("model").string(model);
-  w.key("temperature").number(0);
-  w.key("messages").begin_array();
-  w.begin_object().key("role").string("system").key("content").string(kInstructions).end_object();
-  w.begin_object().key("role").string("user").key("content").string(user_message(request));
-  w.end_object();
-  w.end_array();
-  w.key("response_format").begin_object().key("type").string("json_schema");
-  w.key("json_schema").begin_object().key("name").string("scam_report");
-  w.key("strict").boolean(true).key("schema");
+  rapidjson::StringBuffer buffer;
+  JsonWriter w(buffer);
+  auto message = [&](const char* role, std::string_view content) {
+    w.StartObject();
+    w.Key("role");
+    w.String(role);
+    w.Key("content");
+    write_string(w, content);
+    w.EndObject();
+  };
+  w.StartObject();
+  w.Key("model");
+  write_string(w, model);
+  w.Key("temperature");
+  w.Int(0);
+  w.Key("messages");
+  w.StartArray();
+  message("system", kInstructions);
+  message("user", user_message(request));
+  w.EndArray();
+  w.Key("response_format");
+  w.StartObject();
+  w.Key("type");
+  w.String("json_schema");
+  w.Key("json_schema");
+  w.StartObject();
+  w.Key("name");
+  w.String("scam_report");
+  w.Key("strict");
+  w.Bool(true);
+  w.Key("schema");
   write_schema(w, request.signal_keys);
-  w.end_object().end_object();
-  w.end_object();
-  return w.take();
+  w.EndObject();
+  w.EndObject();
+  w.EndObject();
+  return json_text(buffer);
 }
 
 Result<AiReply> parse_chat_reply(std::string_view body, std::string_view default_model) {

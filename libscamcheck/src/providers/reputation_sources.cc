@@ -6,7 +6,7 @@
 #include <unordered_set>
 
 #include "providers/http_client.h"
-#include "providers/json_writer.h"
+#include "providers/request_json.h"
 #include "scamcheck/providers.h"
 #include "scamcheck/version.h"
 
@@ -58,28 +58,45 @@ class SafeBrowsing final : public UrlReputation {
  private:
   Status find(const std::vector<std::string>& urls, std::size_t first, std::size_t last,
               std::unordered_set<std::string>& listed) const {
-    JsonWriter w;
-    w.begin_object();
-    w.key("client").begin_object().key("clientId").string(options_.client_id);
-    w.key("clientVersion").string(SCAMCHECK_VERSION_STRING).end_object();
-    w.key("threatInfo").begin_object();
-    w.key("threatTypes").begin_array();
-    for (std::string_view t : {"MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE",
-                               "POTENTIALLY_HARMFUL_APPLICATION"}) {
-      w.string(t);
-    }
-    w.end_array();
-    w.key("platformTypes").begin_array().string("ANY_PLATFORM").end_array();
-    w.key("threatEntryTypes").begin_array().string("URL").end_array();
-    w.key("threatEntries").begin_array();
+    rapidjson::StringBuffer buffer;
+    JsonWriter w(buffer);
+    auto strings = [&](std::initializer_list<const char*> values) {
+      w.StartArray();
+      for (const char* v : values) w.String(v);
+      w.EndArray();
+    };
+    w.StartObject();
+    w.Key("client");
+    w.StartObject();
+    w.Key("clientId");
+    write_string(w, options_.client_id);
+    w.Key("clientVersion");
+    w.String(SCAMCHECK_VERSION_STRING);
+    w.EndObject();
+    w.Key("threatInfo");
+    w.StartObject();
+    w.Key("threatTypes");
+    strings(
+        {"MALWARE", "SOCIAL_ENGINEERING", "UNWANTED_SOFTWARE", "POTENTIALLY_HARMFUL_APPLICATION"});
+    w.Key("platformTypes");
+    strings({"ANY_PLATFORM"});
+    w.Key("threatEntryTypes");
+    strings({"URL"});
+    w.Key("threatEntries");
+    w.StartArray();
     for (std::size_t i = first; i < last; ++i) {
-      w.begin_object().key("url").string(urls[i]).end_object();
+      w.StartObject();
+      w.Key("url");
+      write_string(w, urls[i]);
+      w.EndObject();
     }
-    w.end_array().end_object().end_object();
+    w.EndArray();
+    w.EndObject();
+    w.EndObject();
 
     HttpRequest http;
     http.url = url_;
-    http.body = w.take();
+    http.body = json_text(buffer);
     http.headers = {"Content-Type: application/json", "Accept: application/json"};
     http.timeout_ms = options_.timeout_ms;
     http.connect_timeout_ms = std::min(options_.timeout_ms, 3'000);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "util/ascii.h"
+#include "util/percent.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -56,19 +57,6 @@ bool parse_ipv4_part(std::string_view part, std::uint64_t& value, bool& canonica
   }
   value = v;
   return true;
-}
-
-void percent_decode(std::string_view in, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < in.size(); ++i) {
-    if (in[i] == '%' && i + 2 < in.size() && hex_value(in[i + 1]) >= 0 &&
-        hex_value(in[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex_value(in[i + 1]) * 16 + hex_value(in[i + 2])));
-      i += 2;
-    } else {
-      out.push_back(in[i]);
-    }
-  }
 }
 
 // Splits the URL into ranges. Follows the WHATWG URL standard where it
@@ -153,7 +141,7 @@ void normalize_host(std::string_view written, const char* curl_host, ParsedUrl& 
   if (curl_host != nullptr) {
     h.assign(curl_host);  // curl has percent-decoded it and normalized IPv4
   } else if (out.host_percent_encoded) {
-    percent_decode(written, h);
+    h = percent_decode(written);
   } else {
     h.assign(written);
   }

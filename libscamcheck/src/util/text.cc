@@ -1,6 +1,5 @@
 #include "util/text.h"
 
-#include <simdjson.h>
 #include <utf8proc.h>
 
 #include <chrono>
@@ -8,8 +7,6 @@
 #include <random>
 
 namespace scamcheck::internal {
-
-bool is_valid_utf8(std::string_view text) { return simdjson::validate_utf8(text); }
 
 std::int64_t count_word_runs(std::string_view text) {
   const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());

@@ -1,4 +1,4 @@
-// UTF-8 validation, token counting, identifiers and timestamps.
+// Token counting, identifiers and timestamps.
 #ifndef SCAMCHECK_UTIL_TEXT_H_
 #define SCAMCHECK_UTIL_TEXT_H_
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-namespace scamcheck::internal {
+#include "util/utf8.h"  // is_valid_utf8, which most users of this header need
 
-bool is_valid_utf8(std::string_view text);
+namespace scamcheck::internal {
 
 // Number of maximal runs of letters and digits (Unicode categories L* and
 // N*): the heuristic's input_tokens (CONTRACT §1). REQUIRES: valid UTF-8.

@@ -600,3 +600,20 @@ TEST_CASE("charset helpers") {
   CHECK(truncate_utf8("aé", 3) == "aé");
   CHECK(truncate_utf8("abc", 10) == "abc");
 }
+
+TEST_CASE("windows-1252: every byte, the five undefined ones as C1 controls") {
+  // 0x80..0x9F as Windows-1252 defines them; 0x81, 0x8D, 0x8F, 0x90 and 0x9D
+  // are undefined and stay the C1 control of the same value.
+  constexpr char32_t kHigh[32] = {0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                  0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
+                                  0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                  0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+  std::string all, expected;
+  for (int b = 0; b < 256; ++b) {
+    all.push_back(static_cast<char>(b));
+    const auto cp = static_cast<char32_t>(b);
+    append_utf8(expected, b >= 0x80 && b < 0xA0 ? kHigh[b - 0x80] : cp);
+  }
+  CHECK(windows1252_to_utf8(all) == expected);
+  CHECK(windows1252_to_utf8("") == "");
+}

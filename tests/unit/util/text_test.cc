@@ -6,14 +6,6 @@
 
 using namespace scamcheck::internal;
 
-TEST_CASE("UTF-8 validation") {
-  CHECK(is_valid_utf8("hello"));
-  CHECK(is_valid_utf8("Grüße 😀"));
-  CHECK_FALSE(is_valid_utf8("\xC3"));
-  CHECK_FALSE(is_valid_utf8("\xFF\xFE"));
-  CHECK_FALSE(is_valid_utf8("\xED\xA0\x80"));  // surrogate
-}
-
 TEST_CASE("input tokens are maximal runs of letters and digits") {
   CHECK(count_word_runs("") == 0);
   CHECK(count_word_runs("Hello, world!") == 2);
