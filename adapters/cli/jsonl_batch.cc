@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/ascii.h"
 #include "common/base64.h"
 #include "common/line_reader.h"
 #include "common/report_json.h"
@@ -48,18 +49,6 @@ struct Chunk {
   std::string output;  // one JSON line per input line
   std::uint64_t errors = 0;
 };
-
-bool is_blank(std::string_view line) {
-  return std::all_of(line.begin(), line.end(),
-                     [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
-}
-
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; };
-           return lower(x) == lower(y);
-         });
-}
 
 // Per-worker state: parsers and buffers reused for every line.
 class LineProcessor {
@@ -145,13 +134,13 @@ class LineProcessor {
         write_error(id, "\"content_encoding\" must be a string");
         return false;
       }
-      if (equals_ignore_case(text, "base64")) {
+      if (adapters::equals_ci(text, "base64")) {
         if (!adapters::decode_base64(content, &decoded_)) {
           write_error(id, "content is not valid base64");
           return false;
         }
         content = decoded_;
-      } else if (!equals_ignore_case(text, "utf-8") && !equals_ignore_case(text, "utf8")) {
+      } else if (!adapters::equals_ci(text, "utf-8") && !adapters::equals_ci(text, "utf8")) {
         write_error(id, "unknown content_encoding \"" + std::string(text) +
                             "\" (expected utf-8 or base64)");
         return false;
@@ -265,7 +254,7 @@ void reader_main(std::shared_ptr<PipelineState> state, int fd, std::size_t chunk
       if (first_line && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);  // BOM
       first_line = false;
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (!too_long && is_blank(line)) continue;
+      if (!too_long && adapters::is_blank_line(line)) continue;
       chunk->lines.push_back({chunk->input.size(), line.size(), too_long});
       chunk->input.append(line);
     }

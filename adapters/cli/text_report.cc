@@ -1,5 +1,7 @@
 #include "text_report.h"
 
+#include <utf8proc.h>
+
 #include <cstdio>
 #include <initializer_list>
 
@@ -54,20 +56,15 @@ std::string_view severity_color(Severity severity) {
   return kBold;
 }
 
-// Decodes the (valid) UTF-8 code point at text[i]; returns its length.
+// Decodes the code point at text[i] of valid UTF-8; returns its length
+// (1 should the text not be valid, so that the caller still advances).
 std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t* cp) {
-  const auto b0 = static_cast<unsigned char>(text[i]);
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  }
-  const std::size_t len = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : 2;
-  char32_t value = b0 & (0x7F >> len);
-  for (std::size_t k = 1; k < len && i + k < text.size(); ++k) {
-    value = (value << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
-  }
-  *cp = value;
-  return len;
+  utf8proc_int32_t value = 0;
+  const utf8proc_ssize_t len =
+      utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
+                       static_cast<utf8proc_ssize_t>(text.size() - i), &value);
+  *cp = static_cast<char32_t>(value);
+  return len > 0 ? static_cast<std::size_t>(len) : 1;
 }
 
 bool is_format_control(char32_t cp) {

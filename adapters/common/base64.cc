@@ -1,70 +1,39 @@
 #include "common/base64.h"
 
-#include <array>
-#include <cstdint>
+#include <sodium.h>
+
+#include "common/ascii.h"
 
 namespace scamcheck::adapters {
-namespace {
 
-constexpr std::uint8_t kInvalid = 0xFF;
-constexpr std::uint8_t kSpace = 0xFE;
-constexpr std::uint8_t kPad = 0xFD;
-
-constexpr std::array<std::uint8_t, 256> make_table() {
-  std::array<std::uint8_t, 256> table{};
-  for (auto& v : table) v = kInvalid;
-  constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  for (int i = 0; i < 64; ++i) table[static_cast<unsigned char>(kAlphabet[i])] = i;
-  table['-'] = 62;  // URL-safe alphabet
-  table['_'] = 63;
-  for (unsigned char c : {' ', '\t', '\r', '\n', '\f', '\v'}) table[c] = kSpace;
-  table['='] = kPad;
-  return table;
-}
-
-constexpr std::array<std::uint8_t, 256> kTable = make_table();
-
-}  // namespace
-
+// libsodium decodes one alphabet, whole four-character groups and final
+// groups whose unused bits are zero. CONTRACT §1 content is more lenient,
+// so the input is first brought to that shape: whitespace dropped, the
+// URL-safe alphabet mapped to the standard one, the padding checked and
+// replaced by 'A's (zero bits); the bytes those 'A's add are cut off.
 bool decode_base64(std::string_view in, std::string* out) {
-  out->clear();
-  out->reserve(in.size() / 4 * 3 + 3);
-  std::uint32_t acc = 0;
-  int bits = 0;     // sextets in acc
-  int padding = 0;  // '=' seen
-  for (unsigned char c : in) {
-    const std::uint8_t v = kTable[c];
-    if (v == kSpace) continue;
-    if (v == kInvalid) return false;
-    if (v == kPad) {
-      ++padding;
-      continue;
-    }
-    if (padding) return false;  // data after padding
-    acc = (acc << 6) | v;
-    if (++bits == 4) {
-      out->push_back(static_cast<char>(acc >> 16));
-      out->push_back(static_cast<char>(acc >> 8));
-      out->push_back(static_cast<char>(acc));
-      acc = 0;
-      bits = 0;
-    }
+  std::string b64;
+  b64.reserve(in.size() + 3);
+  for (const char c : in) {
+    if (is_space(c)) continue;
+    b64.push_back(c == '-' ? '+' : c == '_' ? '/' : c);
   }
-  switch (bits) {
-    case 0:
-      return padding == 0;
-    case 1:
-      return false;  // six bits cannot make a byte
-    case 2:
-      if (padding != 0 && padding != 2) return false;
-      out->push_back(static_cast<char>(acc >> 4));
-      return true;
-    default:  // 3
-      if (padding > 1) return false;
-      out->push_back(static_cast<char>(acc >> 10));
-      out->push_back(static_cast<char>(acc >> 2));
-      return true;
+  const std::size_t data = b64.find_last_not_of('=') + 1;  // npos + 1 == 0
+  const std::size_t padding = b64.size() - data;
+  const std::size_t missing = (4 - data % 4) % 4;
+  if (missing == 3 || (padding != 0 && padding != missing)) return false;
+  b64.resize(data);
+  b64.append(missing, 'A');
+
+  out->resize(b64.size() / 4 * 3);
+  std::size_t size = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out->data()), out->size(), b64.data(),
+                        b64.size(), nullptr, &size, nullptr,
+                        sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0) {
+    return false;
   }
+  out->resize(data * 6 / 8);
+  return true;
 }
 
 }  // namespace scamcheck::adapters

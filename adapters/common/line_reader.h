@@ -10,6 +10,11 @@
 
 namespace scamcheck::adapters {
 
+// A line that JSON Lines readers skip: nothing but spaces, tabs and CRs.
+inline bool is_blank_line(std::string_view line) {
+  return line.find_first_not_of(" \t\r") == std::string_view::npos;
+}
+
 class LineReader {
  public:
   // Lines of at most `max_line` bytes from `fd` (not owned); read(2) asks

@@ -2,16 +2,10 @@
 
 #include <simdjson.h>
 
-#include <cctype>
+#include "common/ascii.h"
 
 namespace scamcheck::adapters {
 namespace {
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // "mcp_de.json" -> "de"; "" when the name does not have that shape.
 std::string locale_of_file(std::string_view name) {

@@ -1,10 +1,10 @@
 #include "common/mcp_tools.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <vector>
 
+#include "common/ascii.h"
 #include "common/base64.h"
 #include "common/mcp_schema.h"
 #include "scamcheck/options.h"
@@ -44,12 +44,6 @@ const ToolDef* find_tool(std::string_view name) {
 }
 
 void write_string(JsonWriter& w, std::string_view text) { write_json_string(w, text); }
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string join(std::initializer_list<std::string_view> values) {
   std::string out;

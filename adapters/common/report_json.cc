@@ -1,46 +1,13 @@
 #include "common/report_json.h"
 
+#include <simdjson.h>
+#include <unicode/utf8.h>
+
 #include <cstdint>
 #include <cstring>
 
 namespace scamcheck::adapters {
 namespace {
-
-// Length of the well-formed UTF-8 sequence at s[i] (Unicode Table 3-7), or
-// 0 when it is ill-formed; then *skip is the length of its maximal subpart
-// (at least 1), the bytes one U+FFFD replaces.
-std::size_t utf8_sequence_length(std::string_view s, std::size_t i, std::size_t* skip) {
-  const auto byte = [&](std::size_t k) -> unsigned {
-    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0x100u;
-  };
-  const unsigned b0 = byte(0);
-  *skip = 1;
-  if (b0 < 0x80) return 1;
-  std::size_t need;
-  unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    need = 2;
-  } else if (b0 >= 0xE0 && b0 <= 0xEF) {
-    need = 3;
-    if (b0 == 0xE0) lo = 0xA0;
-    if (b0 == 0xED) hi = 0x9F;  // no UTF-16 surrogates
-  } else if (b0 >= 0xF0 && b0 <= 0xF4) {
-    need = 4;
-    if (b0 == 0xF0) lo = 0x90;
-    if (b0 == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  for (std::size_t k = 1; k < need; ++k) {
-    const unsigned b = byte(k);
-    const bool ok = k == 1 ? (b >= lo && b <= hi) : (b >= 0x80 && b <= 0xBF);
-    if (!ok) {
-      *skip = k;
-      return 0;
-    }
-  }
-  return need;
-}
 
 template <typename Writer>
 void write_string_impl(Writer& writer, std::string_view text, bool key) {
@@ -106,39 +73,21 @@ void write_url(Writer& writer, const UrlInfo& url) {
 }  // namespace
 
 bool is_valid_utf8(std::string_view text) {
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    // Fast path: eight ASCII bytes at a time (SMS and most email bodies).
-    if (i + 8 <= n) {
-      std::uint64_t block;
-      std::memcpy(&block, text.data() + i, 8);
-      if ((block & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
-    }
-    std::size_t skip;
-    const std::size_t len = utf8_sequence_length(text, i, &skip);
-    if (len == 0) return false;
-    i += len;
-  }
-  return true;
+  return simdjson::validate_utf8(text.data(), text.size());
 }
 
 std::string repair_utf8(std::string_view text) {
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(text.data());
   std::string out;
   out.reserve(text.size() + 8);
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t skip;
-    const std::size_t len = utf8_sequence_length(text, i, &skip);
-    if (len == 0) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t start = i;
+    UChar32 c;
+    U8_NEXT(bytes, i, text.size(), c);  // an ill-formed sequence: c < 0, i past its maximal subpart
+    if (c < 0) {
       out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
-      i += skip;
     } else {
-      out.append(text, i, len);
-      i += len;
+      out.append(text, start, i - start);
     }
   }
   return out;

@@ -33,10 +33,6 @@ std::string too_long_error() {
        "Parse error: message longer than " + std::to_string(kMaxMessageBytes) + " bytes"});
 }
 
-bool is_blank(std::string_view line) {
-  return line.find_first_not_of(" \t\r") == std::string_view::npos;
-}
-
 }  // namespace
 
 int serve_stdio(const adapters::McpServer& server, adapters::McpContext& context, int in_fd,
@@ -50,7 +46,7 @@ int serve_stdio(const adapters::McpServer& server, adapters::McpContext& context
     std::optional<std::string> reply;
     if (too_long) {
       reply = too_long_error();
-    } else if (is_blank(line)) {
+    } else if (adapters::is_blank_line(line)) {
       continue;
     } else {
       reply = server.handle(line, session, context);

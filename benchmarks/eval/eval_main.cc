@@ -19,6 +19,7 @@
 
 #include <scamcheck/scamcheck.h>
 
+#include <CLI/CLI.hpp>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -30,10 +31,13 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "evaluation.h"
 #include "jsonl_corpus.h"
+#include "number_options.h"
 
 namespace {
 
@@ -88,104 +92,70 @@ std::string describe_choice(const std::string& choice) {
   return choice;
 }
 
-void usage(std::ostream& out) {
-  out << "usage: scamcheck-eval [--corpus-dir DIR] [--split dev|train] [--fixtures DIR]\n"
-         "                      [--threads N] [--worst N] [--only NAME] [--data-dir DIR]\n"
-         "                      [--json FILE] [--scores FILE] [--label TEXT]\n"
-         "  --corpus-dir DIR  corpora, one folder each with <split>.jsonl\n"
-         "                    (default: $SCAMCHECK_CORPUS_DIR, else ../shared/corpus\n"
-         "                    beside the source tree)\n"
-         "  --split S         dev (default) or train\n"
-         "  --fixtures DIR    fixture files *.jsonl (default: tests/fixtures)\n"
-         "  --threads N       analysis threads (default: every core)\n"
-         "  --worst N         false positives/negatives listed per dataset (default 5)\n"
-         "  --only NAME       evaluate one dataset (corpus name, fixture file stem,\n"
-         "                    or domains_ham_as_urls)\n"
-         "  --data-dir DIR    data pack directory (default: the embedded pack)\n"
-         "  --rules-only      score with the rules alone (Options::use_model = false)\n"
-         "  --model FILE      use this model file instead of the data pack's\n"
-         "  --compare A B     score with two models and print them side by side;\n"
-         "                    each a model file, \"embedded\" or \"rules\"\n"
-         "  --plots DIR       write ROC and precision-recall curves as PNG (gnuplot)\n"
-         "  --json FILE       also write every figure as JSON\n"
-         "  --scores FILE     also write one line per record (TSV: dataset, id, label,\n"
-         "                    score, verdict, signals as key@location)\n"
-         "  --label TEXT      printed at the top, e.g. the commit\n";
-}
-
-bool parse_number(const std::string& text, unsigned long* value) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
-  *value = std::stoul(text);
-  return true;
-}
-
 // Returns -1 when the arguments are fine, otherwise the exit status.
 int parse_args(int argc, char** argv, Args* args) {
-  if (const char* env = std::getenv("SCAMCHECK_CORPUS_DIR"); env != nullptr && *env != '\0') {
-    args->corpus_dir = env;
-  } else {
-    args->corpus_dir = SCAMCHECK_SOURCE_DIR "/../shared/corpus";
+  using scamcheck::bench::decimal;
+  CLI::App app(
+      "scamcheck-eval: scores the labelled corpora and the fixtures with the library and prints "
+      "precision, recall, F1, MCC and false-positive rate per dataset (benchmarks/README.md).",
+      "scamcheck-eval");
+  // A repeated option: the last one counts.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  args->corpus_dir = SCAMCHECK_SOURCE_DIR "/../shared/corpus";
+  app.add_option("--corpus-dir", args->corpus_dir,
+                 "Corpora, one folder each with <split>.jsonl (default: $SCAMCHECK_CORPUS_DIR, "
+                 "else ../shared/corpus beside the source tree)")
+      ->type_name("DIR")
+      ->envname("SCAMCHECK_CORPUS_DIR");
+  app.add_option("--split", args->split, "dev (default) or train")
+      ->type_name("S")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            if (value == "dev" || value == "train") return {};
+            return "must be dev or train (test is held back)";
+          },
+          ""));
+  app.add_option("--fixtures", args->fixtures_dir,
+                 "Fixture files *.jsonl (default: tests/fixtures)")
+      ->type_name("DIR");
+  app.add_option("--threads", args->threads, "Analysis threads (default: every core)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(0u, 1024u));
+  app.add_option("--worst", args->worst, "False positives/negatives listed per dataset (default 5)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(std::size_t{0}, std::size_t{100000}));
+  app.add_option("--only", args->only,
+                 "Evaluate one dataset (corpus name, fixture file stem, or domains_ham_as_urls)")
+      ->type_name("NAME");
+  app.add_option("--data-dir", args->data_dir, "Data pack directory (default: the embedded pack)")
+      ->type_name("DIR");
+  app.add_flag("--rules-only", args->rules_only,
+               "Score with the rules alone (Options::use_model = false)");
+  app.add_option("--model", args->model_file, "Use this model file instead of the data pack's")
+      ->type_name("FILE");
+  std::pair<std::string, std::string> compare;
+  app.add_option("--compare", compare,
+                 "Score with two models and print them side by side; each a model file, "
+                 "\"embedded\" or \"rules\"")
+      ->type_name("A B");
+  app.add_option("--plots", args->plots_dir,
+                 "Write ROC and precision-recall curves as PNG (gnuplot)")
+      ->type_name("DIR");
+  app.add_option("--json", args->json_path, "Also write every figure as JSON")->type_name("FILE");
+  app.add_option("--scores", args->scores_path,
+                 "Also write one line per record (TSV: dataset, id, label, score, verdict, "
+                 "signals as key@location)")
+      ->type_name("FILE");
+  app.add_option("--label", args->label, "Printed at the top, e.g. the commit")->type_name("TEXT");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints the help or the error
+    return code == 0 ? 0 : 64;
   }
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      usage(std::cout);
-      return 0;
-    }
-    if (arg == "--rules-only") {
-      args->rules_only = true;
-      continue;
-    }
-    if (arg == "--compare") {
-      if (i + 2 >= argc) {
-        std::cerr << "scamcheck-eval: --compare needs two models\n";
-        return 64;
-      }
-      args->compare_a = argv[++i];
-      args->compare_b = argv[++i];
-      continue;
-    }
-    if (i + 1 >= argc) {
-      std::cerr << "scamcheck-eval: " << arg << ": unknown option or missing value\n";
-      usage(std::cerr);
-      return 64;
-    }
-    const std::string value = argv[++i];
-    unsigned long number = 0;
-    if (arg == "--corpus-dir") {
-      args->corpus_dir = value;
-    } else if (arg == "--split") {
-      if (value != "dev" && value != "train") {
-        std::cerr << "scamcheck-eval: --split must be dev or train (test is held back)\n";
-        return 64;
-      }
-      args->split = value;
-    } else if (arg == "--fixtures") {
-      args->fixtures_dir = value;
-    } else if (arg == "--threads" && parse_number(value, &number) && number <= 1024) {
-      args->threads = static_cast<unsigned>(number);
-    } else if (arg == "--worst" && parse_number(value, &number) && number <= 100000) {
-      args->worst = number;
-    } else if (arg == "--only") {
-      args->only = value;
-    } else if (arg == "--data-dir") {
-      args->data_dir = value;
-    } else if (arg == "--model") {
-      args->model_file = value;
-    } else if (arg == "--plots") {
-      args->plots_dir = value;
-    } else if (arg == "--json") {
-      args->json_path = value;
-    } else if (arg == "--scores") {
-      args->scores_path = value;
-    } else if (arg == "--label") {
-      args->label = value;
-    } else {
-      std::cerr << "scamcheck-eval: bad option or value: " << arg << " " << value << "\n";
-      usage(std::cerr);
-      return 64;
-    }
-  }
+  std::tie(args->compare_a, args->compare_b) = compare;
   if (args->threads == 0) args->threads = std::max(1u, std::thread::hardware_concurrency());
   return -1;
 }

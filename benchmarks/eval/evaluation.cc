@@ -10,6 +10,8 @@
 #include <fstream>
 #include <map>
 
+#include "common/ascii.h"
+
 namespace scamcheck::bench {
 namespace {
 
@@ -41,17 +43,6 @@ std::string signals_text(const Outcome& o) {
     out += key + " \"" + preview(evidence, 40) + "\"";
   }
   return out.empty() ? "no signals" : out;
-}
-
-// Case-insensitive "starts with" for header names.
-bool starts_with_ci(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char a = text[i];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (a != prefix[i]) return false;
-  }
-  return true;
 }
 
 void print_metrics_row(std::ostream& out, const std::string& name, const Summary& s,
@@ -262,7 +253,7 @@ std::string record_preview(const Record& r, std::size_t max_chars) {
       body = std::min(eol + 1, text.size());
       break;
     }
-    if (subject.empty() && starts_with_ci(line, "subject:")) {
+    if (subject.empty() && adapters::starts_with_ci(line, "subject:")) {
       subject = std::string(line.substr(8));
     }
     pos = eol + 1;

@@ -1,6 +1,7 @@
 #include "jsonl_corpus.h"
 
 #include <simdjson.h>
+#include <utf8proc.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,32 +19,13 @@ namespace fs = std::filesystem;
 // 0 if the bytes there are not a valid (shortest-form, non-surrogate)
 // sequence.
 std::size_t decode_utf8(std::string_view text, std::size_t i, char32_t* cp) {
-  const auto b0 = static_cast<unsigned char>(text[i]);
-  if (b0 < 0x80) {
-    *cp = b0;
-    return 1;
-  }
-  std::size_t len;
-  char32_t value;
-  char32_t min;
-  if ((b0 & 0xE0) == 0xC0) {
-    len = 2, value = b0 & 0x1F, min = 0x80;
-  } else if ((b0 & 0xF0) == 0xE0) {
-    len = 3, value = b0 & 0x0F, min = 0x800;
-  } else if ((b0 & 0xF8) == 0xF0) {
-    len = 4, value = b0 & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + len > text.size()) return 0;
-  for (std::size_t k = 1; k < len; ++k) {
-    const auto b = static_cast<unsigned char>(text[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    value = (value << 6) | (b & 0x3F);
-  }
-  if (value < min || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return 0;
-  *cp = value;
-  return len;
+  utf8proc_int32_t value = 0;
+  const utf8proc_ssize_t len =
+      utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(text.data() + i),
+                       static_cast<utf8proc_ssize_t>(text.size() - i), &value);
+  if (len <= 0) return 0;
+  *cp = static_cast<char32_t>(value);
+  return static_cast<std::size_t>(len);
 }
 
 bool parse_label(std::string_view name, Label* label) {

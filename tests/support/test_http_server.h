@@ -1,58 +1,47 @@
-// A tiny HTTP/1.1 server on 127.0.0.1 for tests and benchmarks that talk to
-// a local stand-in of an external provider. One thread accepts; each
-// connection gets its own thread and may carry many requests (keep-alive).
-// A handler decides each response, and may delay it or never answer
-// ("hang") until the server stops.
+// A tiny HTTP/1.1 server on 127.0.0.1 (Boost.Beast) for tests and
+// benchmarks that talk to a local stand-in of an external provider. One
+// thread serves every connection asynchronously; a connection may carry many
+// requests (keep-alive). A handler decides each response, and may delay it
+// or never answer ("hang") until the server stops.
 #ifndef SCAMCHECK_TESTS_SUPPORT_TEST_HTTP_SERVER_H_
 #define SCAMCHECK_TESTS_SUPPORT_TEST_HTTP_SERVER_H_
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <algorithm>
 #include <atomic>
-#include <cctype>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
 #include <chrono>
-#include <condition_variable>
-#include <cstring>
+#include <cstdint>
 #include <functional>
-#include <mutex>
+#include <limits>
+#include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
-#include <vector>
+#include <utility>
 
 namespace scamcheck::testing {
 
+namespace test_http {
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+using tcp = boost::asio::ip::tcp;
+
+inline std::string str(beast::string_view s) { return std::string(s.data(), s.size()); }
+}  // namespace test_http
+
 struct TestRequest {
   std::string method;
-  std::string target;   // path and query, e.g. "/v4/threatMatches:find?key=k"
-  std::string headers;  // the raw header block, lines joined with "\r\n"
+  std::string target;  // path and query, e.g. "/v4/threatMatches:find?key=k"
+  boost::beast::http::fields headers;
   std::string body;
 
   // The value of header `name` (case-insensitive), or "".
   std::string header(std::string_view name) const {
-    std::size_t pos = 0;
-    while (pos < headers.size()) {
-      std::size_t end = headers.find("\r\n", pos);
-      if (end == std::string::npos) end = headers.size();
-      const std::string_view line(headers.data() + pos, end - pos);
-      const std::size_t colon = line.find(':');
-      if (colon == name.size() &&
-          std::equal(name.begin(), name.end(), line.begin(), [](char a, char b) {
-            return std::tolower(static_cast<unsigned char>(a)) ==
-                   std::tolower(static_cast<unsigned char>(b));
-          })) {
-        std::string_view value = line.substr(colon + 1);
-        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-        return std::string(value);
-      }
-      pos = end + 2;
-    }
-    return "";
+    return test_http::str(headers[boost::beast::string_view(name.data(), name.size())]);
   }
 };
 
@@ -68,147 +57,100 @@ class TestHttpServer {
  public:
   using Handler = std::function<TestResponse(const TestRequest&)>;
 
-  explicit TestHttpServer(Handler handler) : handler_(std::move(handler)) {
-    listen_fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-    ::setsockopt(listen_fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    ::bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(listen_fd_, 64);
-    socklen_t len = sizeof addr;
-    ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-    acceptor_ = std::thread([this] { accept_loop(); });
+  explicit TestHttpServer(Handler handler)
+      : handler_(std::move(handler)),
+        acceptor_(io_, {boost::asio::ip::make_address_v4("127.0.0.1"), 0}) {
+    accept();
+    thread_ = std::thread([this] { io_.run(); });
   }
 
+  // Stopping drops every pending operation; destroying io_ with them closes
+  // the connections, hung ones included.
   ~TestHttpServer() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    acceptor_.join();
-    std::vector<std::thread> connections;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      connections.swap(connections_);
-    }
-    for (std::thread& t : connections) t.join();
-    ::close(listen_fd_);
+    io_.stop();
+    thread_.join();
   }
 
   TestHttpServer(const TestHttpServer&) = delete;
   TestHttpServer& operator=(const TestHttpServer&) = delete;
 
-  int port() const { return port_; }
-  std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  int port() const { return acceptor_.local_endpoint().port(); }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(port()); }
   int requests() const { return requests_.load(); }
 
  private:
-  bool stopping() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return stopping_;
-  }
+  // One connection: read a request, answer it (maybe later), read the next.
+  class Session : public std::enable_shared_from_this<Session> {
+   public:
+    Session(TestHttpServer& server, test_http::tcp::socket socket)
+        : server_(server), socket_(std::move(socket)), timer_(socket_.get_executor()) {}
 
-  // Waits up to `ms` (forever if < 0) or until the server stops; true if stopping.
-  bool wait(int ms) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (ms < 0) {
-      cv_.wait(lock, [this] { return stopping_; });
-    } else {
-      cv_.wait_for(lock, std::chrono::milliseconds(ms), [this] { return stopping_; });
+    void read() {
+      parser_.emplace();
+      parser_->body_limit(std::numeric_limits<std::uint64_t>::max());
+      test_http::http::async_read(
+          socket_, buffer_, *parser_,
+          [self = shared_from_this()](test_http::beast::error_code ec, std::size_t) {
+            if (!ec) self->answer();
+          });
     }
-    return stopping_;
-  }
 
-  void accept_loop() {
-    while (!stopping()) {
-      pollfd p{listen_fd_, POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      const int fd = ::accept(listen_fd_, nullptr, nullptr);
-      if (fd < 0) continue;
-      int one = 1;
-      ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-      std::lock_guard<std::mutex> lock(mutex_);
-      connections_.emplace_back([this, fd] {
-        serve(fd);
-        ::close(fd);
+   private:
+    void answer() {
+      auto message = parser_->release();
+      TestRequest request{test_http::str(message.method_string()), test_http::str(message.target()),
+                          message, std::move(message.body())};
+      ++server_.requests_;
+      const TestResponse response = server_.handler_(request);
+
+      response_ = {};
+      response_.result(static_cast<unsigned>(response.status));
+      response_.set(test_http::http::field::content_type, response.content_type);
+      response_.set(test_http::http::field::connection, "keep-alive");
+      response_.body() = response.body;
+      response_.prepare_payload();
+      if (!response.hang && response.delay_ms <= 0) return write();
+      if (response.hang) {
+        timer_.expires_at(boost::asio::steady_timer::time_point::max());
+      } else {
+        timer_.expires_after(std::chrono::milliseconds(response.delay_ms));
+      }
+      timer_.async_wait([self = shared_from_this()](test_http::beast::error_code ec) {
+        if (!ec) self->write();
       });
     }
-  }
 
-  // Reads more bytes into `buffer`; false on close, error or stop.
-  bool read_more(int fd, std::string& buffer) {
-    while (!stopping()) {
-      pollfd p{fd, POLLIN, 0};
-      const int ready = ::poll(&p, 1, 20);
-      if (ready < 0) return false;
-      if (ready == 0) continue;
-      char chunk[16384];
-      const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
-      if (n <= 0) return false;
-      buffer.append(chunk, static_cast<std::size_t>(n));
-      return true;
+    void write() {
+      test_http::http::async_write(
+          socket_, response_,
+          [self = shared_from_this()](test_http::beast::error_code ec, std::size_t) {
+            if (!ec) self->read();
+          });
     }
-    return false;
-  }
 
-  void serve(int fd) {
-    std::string buffer;
-    for (;;) {
-      std::size_t head_end;
-      while ((head_end = buffer.find("\r\n\r\n")) == std::string::npos) {
-        if (!read_more(fd, buffer)) return;
-      }
-      TestRequest request;
-      const std::string head = buffer.substr(0, head_end);
-      const std::size_t line_end = head.find("\r\n");
-      const std::string request_line = head.substr(0, line_end);
-      request.headers = line_end == std::string::npos ? "" : head.substr(line_end + 2);
-      const std::size_t sp1 = request_line.find(' ');
-      const std::size_t sp2 = request_line.find(' ', sp1 + 1);
-      request.method = request_line.substr(0, sp1);
-      request.target = request_line.substr(sp1 + 1, sp2 - sp1 - 1);
-      const std::string length = request.header("Content-Length");
-      const std::size_t body_size = length.empty() ? 0 : std::stoul(length);
-      while (buffer.size() < head_end + 4 + body_size) {
-        if (!read_more(fd, buffer)) return;
-      }
-      request.body = buffer.substr(head_end + 4, body_size);
-      buffer.erase(0, head_end + 4 + body_size);
-      ++requests_;
+    TestHttpServer& server_;
+    test_http::tcp::socket socket_;
+    boost::asio::steady_timer timer_;
+    test_http::beast::flat_buffer buffer_;
+    std::optional<test_http::http::request_parser<test_http::http::string_body>> parser_;
+    test_http::http::response<test_http::http::string_body> response_;
+  };
 
-      const TestResponse response = handler_(request);
-      if (response.hang) {
-        wait(-1);
-        return;
+  void accept() {
+    acceptor_.async_accept([this](test_http::beast::error_code ec, test_http::tcp::socket socket) {
+      if (!ec) {
+        socket.set_option(test_http::tcp::no_delay(true), ec);
+        std::make_shared<Session>(*this, std::move(socket))->read();
       }
-      if (response.delay_ms > 0 && wait(response.delay_ms)) return;
-      std::string out = "HTTP/1.1 " + std::to_string(response.status) +
-                        " X\r\nContent-Type: " + response.content_type +
-                        "\r\nContent-Length: " + std::to_string(response.body.size()) +
-                        "\r\nConnection: keep-alive\r\n\r\n" + response.body;
-      std::size_t sent = 0;
-      while (sent < out.size()) {
-        const ssize_t n = ::send(fd, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
-        if (n <= 0) return;
-        sent += static_cast<std::size_t>(n);
-      }
-    }
+      accept();
+    });
   }
 
   Handler handler_;
-  int listen_fd_ = -1;
-  int port_ = 0;
   std::atomic<int> requests_{0};
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stopping_ = false;
-  std::thread acceptor_;
-  std::vector<std::thread> connections_;
+  boost::asio::io_context io_;
+  test_http::tcp::acceptor acceptor_;
+  std::thread thread_;
 };
 
 }  // namespace scamcheck::testing

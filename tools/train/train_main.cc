@@ -30,6 +30,7 @@
 
 #include <scamcheck/scamcheck.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -51,6 +52,7 @@
 #include "jsonl_corpus.h"
 #include "model/linear_model.h"
 #include "model/trainer.h"
+#include "number_options.h"
 
 namespace {
 
@@ -141,68 +143,93 @@ struct Item {
   std::string fold_key;
 };
 
-void usage(std::ostream& out) {
-  out << "usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]\n"
-         "                       [--hash-bits N] [--epochs N] [--learning-rate X] [--l2 X]\n"
-         "                       [--seed N] [--folds N] [--repeats N] [--fpr-text X]\n"
-         "                       [--fpr-email X] [--fpr-url X] [--source-weight NAME[+|-]=X]\n"
-         "                       [--threads N]\n";
-}
-
+// Returns -1 when the arguments are fine, otherwise the exit status.
 int parse_args(int argc, char** argv, Args& args) {
-  if (const char* env = std::getenv("SCAMCHECK_CORPUS_DIR"); env != nullptr && *env != '\0') {
-    args.corpus_dir = env;
+  using scamcheck::bench::add_real_option;
+  using scamcheck::bench::decimal;
+  using scamcheck::bench::real;
+  CLI::App app(
+      "scamcheck-train: trains libscamcheck/data/model/model.bin and writes its NOTICE beside it "
+      "(tools/train/README.md).",
+      "scamcheck-train");
+  // A repeated option: the last one counts (--source-weight: every one).
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--corpus-dir", args.corpus_dir,
+                 "Corpora, one folder each with train.jsonl (default: $SCAMCHECK_CORPUS_DIR, "
+                 "else ../shared/corpus beside the source tree)")
+      ->type_name("DIR")
+      ->envname("SCAMCHECK_CORPUS_DIR");
+  app.add_option("--fixtures", args.fixtures_dir, "Fixture files (default: tests/fixtures)")
+      ->type_name("DIR");
+  app.add_option("--out-dir", args.out_dir,
+                 "Where model.bin and NOTICE are written (default: libscamcheck/data/model)")
+      ->type_name("DIR");
+  app.add_option("--hash-bits", args.train.hash_bits, "2^N weights (default 20)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(10u, 24u));
+  app.add_option("--epochs", args.train.epochs, "Passes over the data (default 15)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(1, 100));
+  add_real_option(app, "--learning-rate", &args.train.learning_rate, "AdaGrad step (default 0.2)",
+                  real([](double x) { return x > 0; }, "must be above 0"));
+  add_real_option(app, "--l2", &args.train.l2, "L2 penalty per update (default 1e-5)",
+                  real([](double x) { return x >= 0; }, "must be 0 or more"));
+  app.add_option("--seed", args.train.seed, "Order of the examples in each pass (default 1)")
+      ->type_name("N")
+      ->transform(decimal());
+  app.add_option("--folds", args.folds, "Cross-fitting folds (default 4)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(2u, 10u));
+  app.add_option("--repeats", args.repeats,
+                 "Fold assignments for the out-of-fold scores (default 3)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(1u, 10u));
+  // "suspicious" at this false-positive rate on the out-of-fold ham, per kind.
+  const struct {
+    const char* name;
+    const char* help;
+  } kFpr[] = {
+      {"--fpr-text", "Text's target false-positive rate for \"suspicious\" (default 0.004)"},
+      {"--fpr-email", "E-mail's target (default 0.0078)"},
+      {"--fpr-url", "URLs' target (default 0.024)"}};
+  for (std::size_t kind = 0; kind < 3; ++kind) {
+    add_real_option(app, kFpr[kind].name, &args.suspicious_fpr[kind], kFpr[kind].help,
+                    real([](double x) { return x > 0 && x < 0.2; }, "must be above 0, below 0.2"));
   }
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      usage(std::cout);
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      usage(std::cerr);
-      return 64;
-    }
-    const std::string value = argv[++i];
-    const bool number =
-        !value.empty() && value.find_first_not_of("0123456789") == std::string::npos;
-    const unsigned long n = number ? std::stoul(value) : 0;
-    if (arg == "--corpus-dir") {
-      args.corpus_dir = value;
-    } else if (arg == "--fixtures") {
-      args.fixtures_dir = value;
-    } else if (arg == "--out-dir") {
-      args.out_dir = value;
-    } else if (arg == "--hash-bits" && number && n >= 10 && n <= 24) {
-      args.train.hash_bits = static_cast<std::uint32_t>(n);
-    } else if (arg == "--epochs" && number && n >= 1 && n <= 100) {
-      args.train.epochs = static_cast<int>(n);
-    } else if (arg == "--learning-rate" && std::strtod(value.c_str(), nullptr) > 0) {
-      args.train.learning_rate = std::strtod(value.c_str(), nullptr);
-    } else if (arg == "--l2" && !value.empty() && std::strtod(value.c_str(), nullptr) >= 0) {
-      args.train.l2 = std::strtod(value.c_str(), nullptr);
-    } else if (arg == "--seed" && number) {
-      args.train.seed = n;
-    } else if (arg == "--repeats" && number && n >= 1 && n <= 10) {
-      args.repeats = static_cast<std::uint32_t>(n);
-    } else if (arg == "--folds" && number && n >= 2 && n <= 10) {
-      args.folds = static_cast<std::uint32_t>(n);
-    } else if (arg == "--source-weight" && value.find('=') != std::string::npos &&
-               std::strtod(value.c_str() + value.find('=') + 1, nullptr) > 0) {
-      args.source_weight[value.substr(0, value.find('='))] =
-          static_cast<float>(std::strtod(value.c_str() + value.find('=') + 1, nullptr));
-    } else if ((arg == "--fpr-text" || arg == "--fpr-email" || arg == "--fpr-url") &&
-               std::strtod(value.c_str(), nullptr) > 0 &&
-               std::strtod(value.c_str(), nullptr) < 0.2) {
-      const std::size_t slot = arg == "--fpr-text" ? 0 : arg == "--fpr-email" ? 1 : 2;
-      args.suspicious_fpr[slot] = std::strtod(value.c_str(), nullptr);
-    } else if (arg == "--threads" && number && n >= 1 && n <= 64) {
-      args.threads = static_cast<unsigned>(n);
-    } else {
-      std::cerr << "scamcheck-train: bad option or value: " << arg << " " << value << "\n";
-      usage(std::cerr);
-      return 64;
-    }
+  std::vector<std::string> source_weights;
+  app.add_option("--source-weight", source_weights,
+                 "Weigh a source's examples by X (NAME+=X: only its positives, NAME-=X: only its "
+                 "ham); repeatable, for experiments")
+      ->type_name("NAME[+|-]=X")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            const std::size_t eq = value.find('=');
+            if (eq != std::string::npos && std::strtod(value.c_str() + eq + 1, nullptr) > 0) {
+              return {};
+            }
+            return "expected NAME=X with X above 0: " + value;
+          },
+          ""));
+  app.add_option("--threads", args.threads, "Threads for feature extraction (default 2)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(1u, 64u));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints the help or the error
+    return code == 0 ? 0 : 64;
+  }
+  for (const std::string& value : source_weights) {
+    const std::size_t eq = value.find('=');
+    args.source_weight[value.substr(0, eq)] =
+        static_cast<float>(std::strtod(value.c_str() + eq + 1, nullptr));
   }
   return -1;
 }
