@@ -14,12 +14,6 @@
 namespace scamcheck::internal {
 namespace {
 
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  c = ascii_lower(c);
-  return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 std::string percent_decode_lower(std::string_view s) {
   std::string out;
   out.reserve(s.size());

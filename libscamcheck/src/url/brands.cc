@@ -442,7 +442,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
   auto starts_word = [&](std::size_t s, std::size_t len) {
     if (len > kShortTokenLength || s == 0) return true;
     const char c = text[s - 1];
-    return !(is_lower_alpha(c) || (c >= 'A' && c <= 'Z'));
+    return !is_alpha(c);
   };
   if (n > 0) {
     tokens_.find_all(std::string_view(compact, n), hits);
@@ -478,12 +478,10 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
       out.push_back({w.brand, s, e - s});
     }
   };
-  auto is_alnum_ci = [](char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); };
-  auto is_alpha_ci = [](char c) { return is_lower_alpha(c) || (c >= 'A' && c <= 'Z'); };
   for (int pass = 0; pass < 2; ++pass) {
     std::size_t i = 0;
     while (i < text.size()) {
-      auto inside = [&](char c) { return pass == 0 ? is_alnum_ci(c) : is_alpha_ci(c); };
+      auto inside = [&](char c) { return pass == 0 ? is_alnum(c) : is_alpha(c); };
       if (!inside(text[i])) {
         ++i;
         continue;
