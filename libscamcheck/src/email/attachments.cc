@@ -197,11 +197,7 @@ class AttachmentCheckerImpl : public AttachmentChecker {
 void emit(Findings& out, std::string_view key, std::size_t s, std::size_t e,
           const std::string& location, double strength) {
   if (e <= s) return;
-  Finding f;
-  f.key.assign(key);
-  f.start = s;
-  f.end = e;
-  f.location = location;
+  Finding f = Finding::at(std::string(key), s, e, location);
   f.strength = strength;
   out.push_back(std::move(f));
 }

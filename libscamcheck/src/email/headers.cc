@@ -136,11 +136,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
   static void emit(std::string_view key, const EmailHeader& h, Span span, double strength,
                    Findings& out) {
     if (span.empty() || span.end > h.value.size()) return;
-    Finding f;
-    f.key.assign(key);
-    f.start = span.start;
-    f.end = span.end;
-    f.location = h.location();
+    Finding f = Finding::at(std::string(key), span.start, span.end, h.location());
     f.strength = strength;
     out.push_back(std::move(f));
   }

@@ -121,11 +121,7 @@ class HtmlCheckerImpl : public HtmlChecker {
 void emit(Findings& out, std::string_view key, std::size_t start, std::size_t end,
           const std::string& location, double strength) {
   if (end <= start) return;
-  Finding f;
-  f.key.assign(key);
-  f.start = start;
-  f.end = end;
-  f.location = location;
+  Finding f = Finding::at(std::string(key), start, end, location);
   f.strength = strength;
   out.push_back(std::move(f));
 }

@@ -89,10 +89,7 @@ void UrlAnalyzerImpl::analyze(std::string_view text, const LinkMatch& link, Find
 
   auto emit = [&](std::string_view key, std::size_t s, std::size_t e, double strength) {
     if (e <= s) return;
-    Finding f;
-    f.key.assign(key);
-    f.start = s;
-    f.end = e;
+    Finding f = Finding::at(std::string(key), s, e);
     f.strength = strength;
     out.push_back(std::move(f));
   };
