@@ -91,58 +91,7 @@ void SubstringIndex::find_all(std::string_view text, std::vector<Hit>& out) cons
 }
 
 // ---------------------------------------------------------------------------
-// Skeletons and distances
-
-void ascii_skeleton(std::string_view s, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    char next = i + 1 < s.size() ? s[i + 1] : '\0';
-    if (next >= 'A' && next <= 'Z') next = static_cast<char>(next - 'A' + 'a');
-    if (c == 'r' && next == 'n') {
-      out.push_back('m');
-      ++i;
-      continue;
-    }
-    if (c == 'v' && next == 'v') {
-      out.push_back('w');
-      ++i;
-      continue;
-    }
-    switch (c) {
-      case '0':
-        c = 'o';
-        break;
-      case '1':
-      case 'i':
-      case '|':
-        c = 'l';
-        break;
-      case '3':
-        c = 'e';
-        break;
-      case '4':
-        c = 'a';
-        break;
-      case '5':
-        c = 's';
-        break;
-      case '7':
-        c = 't';
-        break;
-      case '8':
-        c = 'b';
-        break;
-      case '9':
-        c = 'g';
-        break;
-      default:
-        break;
-    }
-    out.push_back(c);
-  }
-}
+// Distances between skeletons (the look-alike fold of detect/lookalike_fold.h)
 
 int edit_distance(std::string_view a, std::string_view b, int limit) {
   const int n = static_cast<int>(a.size());

@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "detect/lookalike_fold.h"  // ascii_skeleton(), used with this table
 #include "scamcheck/status.h"
 
 namespace scamcheck::internal {
@@ -160,13 +161,6 @@ class BrandTable {
   std::vector<bool> word_shapes_ = std::vector<bool>(128 * 41, false);
   std::vector<std::string> names_;
 };
-
-// ASCII skeleton for look-alike comparison: lower case, digits read as the
-// letters they imitate (0->o, 1->l, 3->e, 4->a, 5->s, 7->t, 8->b, 9->g),
-// i->l, and the two-letter imitations rn->m, vv->w. Non-ASCII bytes are
-// kept. (cl->d is left out: it turns "cloud" into "doud".) Writes into `out`
-// (cleared first).
-void ascii_skeleton(std::string_view s, std::string& out);
 
 // Optimal string alignment distance (Levenshtein plus adjacent swaps),
 // stopping early above `limit`.
