@@ -27,21 +27,6 @@ bool valid_domain(std::string_view d) {
                      [](char c) { return is_lower_alnum(c) || c == '-' || c == '.'; });
 }
 
-// Wildcard parts that turn a pattern domain into a phishing domain:
-// "sparkasse-hannover.de" is a real Sparkasse, "sparkasse-kundenservice.de"
-// is not.
-bool suspicious_wildcard(std::string_view part) {
-  static constexpr std::string_view kWords[] = {
-      "login",  "logon", "secur",    "sicher",   "verif",   "update",  "aktual",
-      "konto",  "kunde", "service",  "support",  "account", "confirm", "bestaet",
-      "online", "app",   "freigabe", "entsperr", "help",    "hilfe",   "info",
-      "pay",    "auth",  "ident",    "check",    "tan"};
-  for (std::string_view w : kWords) {
-    if (part.find(w) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 Status read_string_array(simdjson::dom::object obj, std::string_view field,
                          std::vector<std::string>& out, std::string_view where) {
   simdjson::dom::element el;
@@ -177,6 +162,32 @@ bool imitating_edit(std::string_view q, std::string_view t) {
 
 // ---------------------------------------------------------------------------
 // BrandTable
+
+Result<std::unique_ptr<BrandTable>> BrandTable::load(const DataSource& data) {
+  constexpr std::string_view kBrands = "lists/brands.json";
+  constexpr std::string_view kWords = "lists/phishing_wildcard_words.txt";
+  Result<std::string> json = data.read(kBrands);
+  if (!json.ok()) return json.status();
+  Result<std::unique_ptr<BrandTable>> table = load(*json, data.describe(kBrands));
+  if (!table.ok()) return table;
+  Result<std::string> words = data.read(kWords);
+  if (!words.ok()) return words.status();
+  for (std::string& w : parse_list(*words)) {
+    if (!valid_token(w)) {
+      return Status::invalid_argument(data.describe(kWords) + ": \"" + w +
+                                      "\" is not lower-case letters and digits");
+    }
+    table.value()->phishing_words_.push_back(std::move(w));
+  }
+  return table;
+}
+
+bool BrandTable::has_phishing_word(std::string_view part) const {
+  for (const std::string& w : phishing_words_) {
+    if (part.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std::string_view name) {
   simdjson::dom::parser parser;
@@ -329,7 +340,7 @@ int BrandTable::official_brand_among(int only, std::string_view registrable, boo
       continue;
     std::string_view mid =
         registrable.substr(p.prefix.size(), registrable.size() - p.prefix.size() - p.suffix.size());
-    if (mid.find('.') != std::string_view::npos || suspicious_wildcard(mid)) continue;
+    if (mid.find('.') != std::string_view::npos || has_phishing_word(mid)) continue;
     return p.brand;
   }
   if (cctld_ok) {

@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "data/data_source.h"
 #include "detect/lookalike_fold.h"  // ascii_skeleton(), used with this table
 #include "scamcheck/status.h"
 
@@ -88,7 +89,11 @@ struct LookalikeMatch {
 
 class BrandTable {
  public:
-  // Parses and validates brands.json; `name` is used in error messages.
+  // Loads lists/brands.json and lists/phishing_wildcard_words.txt.
+  static Result<std::unique_ptr<BrandTable>> load(const DataSource& data);
+  // Parses and validates brands.json alone; `name` is used in error
+  // messages. Without the phishing words, every wildcard part of a domain
+  // pattern makes an official domain.
   static Result<std::unique_ptr<BrandTable>> load(std::string_view json, std::string_view name);
 
   const std::vector<Brand>& brands() const { return brands_; }
@@ -128,6 +133,7 @@ class BrandTable {
 
  private:
   int official_brand_among(int only, std::string_view registrable, bool cctld_ok) const;
+  bool has_phishing_word(std::string_view wildcard_part) const;
   struct Target {
     std::string skeleton;  // skeleton of the brand string
     std::string original;
@@ -144,6 +150,10 @@ class BrandTable {
     std::string suffix;  // after '*', e.g. ".de"
   };
   std::vector<Pattern> patterns_;
+  // lists/phishing_wildcard_words.txt: a wildcard part containing one makes
+  // a phishing domain, not an official one ("sparkasse-hannover.de" is a
+  // real Sparkasse, "sparkasse-kundenservice.de" is not).
+  std::vector<std::string> phishing_words_;
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> cctld_labels_;
   SubstringIndex tokens_;           // id = brand
   SubstringIndex token_skeletons_;  // skeletons of tokens >= 5 bytes

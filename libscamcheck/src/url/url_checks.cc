@@ -260,6 +260,7 @@ void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<Url
     shape.registrable = st.registrable;
     shape.mention_site = st.mention_site;
     shape.brand_range = st.brand_range;
+    shape.asset_folders = &lists_.asset_folders;
     check_path_shape(shape, out);
     if (st.kw_strength > 0) {
       out.push_back({kPhishingKeywords, st.kw_range, std::min(st.kw_strength, 1.0)});
