@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <iterator>
 #include <string>
+#include <vector>
 
+#include "data/data_source.h"
 #include "model/features.h"
 #include "model/features_core.h"
 
@@ -20,11 +21,14 @@ constexpr std::size_t kMaxHostGramBytes = 64;
 
 // Second-level labels under which a country-code TLD registers names
 // ("example.co.uk", "example.com.br"): the public suffix is then two labels.
+// From lists/second_level_labels.txt of the embedded pack, never from
+// Options::data_dir: the model was trained with these features.
 bool is_generic_second_level(std::string_view label) {
-  constexpr std::string_view kSecond[] = {"co",  "com", "net", "org",  "gov", "edu", "ac",
-                                          "or",  "ne",  "go",  "gob",  "mil", "nic", "sch",
-                                          "ltd", "plc", "biz", "info", "web", "nom", "gen"};
-  return std::find(std::begin(kSecond), std::end(kSecond), label) != std::end(kSecond);
+  static const std::vector<std::string> labels = [] {
+    Result<std::string> text = DataSource("").read("lists/second_level_labels.txt");
+    return text.ok() ? parse_list(*text) : std::vector<std::string>{};
+  }();
+  return std::find(labels.begin(), labels.end(), label) != labels.end();
 }
 
 }  // namespace
