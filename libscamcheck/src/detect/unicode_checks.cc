@@ -680,7 +680,7 @@ void UnicodeCheckerImpl::check_phonetic_letters(std::string_view text, const Wor
   for (auto i = static_cast<std::int32_t>(w.start); i < end;) {
     UChar32 c;
     U8_NEXT(s, i, end, c);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ++ascii;
+    if (c < 0x80 && is_alpha(static_cast<char>(c))) ++ascii;
     if ((c >= 0x0250 && c <= 0x02AF) || (c >= 0x1D00 && c <= 0x1DBF)) phonetic = true;
   }
   if (!phonetic || ascii < 2) return;
@@ -705,7 +705,7 @@ bool UnicodeCheckerImpl::is_brand_written_normally(std::string_view word, bool n
   if (word.size() > sizeof lower) return false;
   for (std::size_t i = 0; i < word.size(); ++i) {
     char ch = word[i];
-    lower[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
+    lower[i] = ascii_lower(ch);
   }
   return normal_names_.find(std::string_view(lower, word.size())) != normal_names_.end();
 }

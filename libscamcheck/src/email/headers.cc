@@ -33,19 +33,16 @@ bool names_own_domain(std::string_view text, Span name, std::string_view registr
   const std::string_view label = first_label(registrable);
   if (label.size() < 4 || is_service_word(label)) return false;
   const std::string_view shown = name.of(text);
-  const auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
   // A word of its own, not part of an address or a domain in the name.
   const auto joined = [](char c) { return c == '@' || c == '.' || c == '-' || c == '_'; };
   std::size_t i = 0;
   while (i < shown.size()) {
-    if (!alnum(shown[i])) {
+    if (!is_alnum(shown[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < shown.size() && alnum(shown[j])) ++j;
+    while (j < shown.size() && is_alnum(shown[j])) ++j;
     const std::size_t start = name.start + i;
     const bool in_claim = std::any_of(claims.begin(), claims.end(), [&](const auto& c) {
       return start >= c.span.start && start < c.span.end;

@@ -366,7 +366,7 @@ bool BrandTable::mentions_official_domain(int brand, std::string_view text) cons
       std::size_t k = 0;
       while (k < d.size()) {
         char c = text[i + k];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        c = ascii_lower(c);
         if (c != d[k]) break;
         ++k;
       }
@@ -385,7 +385,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
   std::size_t n = 0;
   for (std::size_t i = 0; i < text.size() && n < sizeof compact; ++i) {
     char c = text[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    c = ascii_lower(c);
     if (!is_lower_alnum(c)) continue;
     compact[n] = c;
     origin[n] = static_cast<std::uint16_t>(i);
@@ -426,7 +426,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
     char buf[40];
     for (std::size_t k = s; k < e; ++k) {
       char c = text[k];
-      buf[k - s] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      buf[k - s] = ascii_lower(c);
     }
     if (!word_shapes_[static_cast<std::size_t>(buf[0] & 0x7F) * 41 + (e - s)]) return;
     auto it = words_.find(std::string_view(buf, e - s));

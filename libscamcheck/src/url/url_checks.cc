@@ -307,11 +307,10 @@ void UrlChecker::check_authority(State& st) const {
   for (Range r : {p.path, p.query}) {
     for (std::size_t i = r.start; i < r.end; ++i) {
       ++total;
-      if (url[i] == '%' && i + 2 < r.end && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
-          std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
+      if (url[i] == '%' && i + 2 < r.end && hex_value(url[i + 1]) >= 0 &&
+          hex_value(url[i + 2]) >= 0) {
         ++escapes;
-        auto hv = [](char c) { return is_digit(c) ? c - '0' : (ascii_lower(c) - 'a' + 10); };
-        int v = hv(url[i + 1]) * 16 + hv(url[i + 2]);
+        int v = hex_value(url[i + 1]) * 16 + hex_value(url[i + 2]);
         if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') ||
             v == '.') {
           if (needless == 0) first_escape = {i, i + 3};
@@ -582,16 +581,15 @@ bool UrlChecker::glued_to_keyword(std::string_view seg, std::size_t pos, std::si
                                   bool glued_right) const {
   // The letters glued to the brand on one side: "paypal|login" is a brand
   // next to a keyword, "interac|tive" is just a longer word.
-  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   std::size_t a, b;
   if (glued_right) {
     a = pos + len;
     b = a;
-    while (b < seg.size() && letter(seg[b])) ++b;
+    while (b < seg.size() && is_alpha(seg[b])) ++b;
   } else {
     b = pos;
     a = b;
-    while (a > 0 && letter(seg[a - 1])) --a;
+    while (a > 0 && is_alpha(seg[a - 1])) --a;
   }
   if (b - a < 3 || b - a > 64) return false;
   char buf[64];
@@ -639,9 +637,8 @@ void UrlChecker::check_path(State& st) const {
             // Only whole words in paths ("/paypal/", "dhl-com"): a short
             // name inside a longer word is another word ("sitescooper" is
             // no "tesco"); long names may be glued on one side.
-            auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-            bool left = mm.pos == 0 || !letter(seg[mm.pos - 1]);
-            bool right = mm.pos + mm.len >= seg.size() || !letter(seg[mm.pos + mm.len]);
+            bool left = mm.pos == 0 || !is_alpha(seg[mm.pos - 1]);
+            bool right = mm.pos + mm.len >= seg.size() || !is_alpha(seg[mm.pos + mm.len]);
             if (!(left && right) && !(mm.len >= 8 && (left || right)) &&
                 !(left != right && glued_to_keyword(seg, mm.pos, mm.len, left))) {
               continue;

@@ -22,10 +22,7 @@ std::vector<ListEntry> parse_weighted_list(std::string_view text, std::string_vi
       if (s == i) break;
       std::string tok = line.substr(s, i - s);
       if (field == 0) {
-        for (char& c : tok) {
-          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        }
-        e.entry = std::move(tok);
+        e.entry = lower_ascii(tok);
       } else if (field == 1 && (tok[0] == '.' || (tok[0] >= '0' && tok[0] <= '9'))) {
         char* end = nullptr;
         double v = std::strtod(tok.c_str(), &end);
