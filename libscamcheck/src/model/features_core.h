@@ -5,6 +5,7 @@
 #ifndef SCAMCHECK_MODEL_FEATURES_CORE_H_
 #define SCAMCHECK_MODEL_FEATURES_CORE_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -151,8 +152,9 @@ inline char size_bucket(std::size_t n, std::initializer_list<std::size_t> bounds
 }
 
 // The registrable domain of a host ("mail.example.co.uk" ->
-// "example.co.uk") by the short rule of is_generic_second_level; the host
-// itself when it has fewer labels.
+// "example.co.uk") by a short rule (a two-letter TLD after a label of
+// lists/second_level_labels.txt takes one more label); the host itself when
+// it has fewer labels.
 std::string_view registrable_of(std::string_view h);
 
 // The link features of normalized bytes [begin, end) of `n`; `span` maps a

@@ -1,5 +1,5 @@
 // Host-name heuristics: what the labels of a host name say on their own,
-// before any brand or keyword list is consulted. Splitting a host into
+// before the brand and keyword lists are consulted. Splitting a host into
 // labels, how machine-made a label looks (random_domain), whether it is a
 // hosting provider's automatic server name (hosting_server_name), and the
 // look-alike skeleton and script mix of IDN labels (punycode_domain,
