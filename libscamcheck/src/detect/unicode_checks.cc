@@ -1,8 +1,6 @@
 #include "detect/unicode_checks.h"
 
-#include <unicode/normalizer2.h>
 #include <unicode/uchar.h>
-#include <unicode/unistr.h>
 #include <unicode/uscript.h>
 #include <unicode/uspoof.h>
 #include <unicode/utf8.h>
@@ -16,7 +14,8 @@
 #include <unordered_set>
 #include <utility>
 
-#include "detect/unicode_checks_impl.h"
+#include "detect/confusables.h"
+#include "util/ascii.h"
 
 // Thread safety: one USpoofChecker is configured in create() and then only
 // used through functions taking `const USpoofChecker*` (uspoof_check2UTF8,
@@ -26,7 +25,7 @@
 // instances are ICU-owned immutable singletons, safe from any thread.
 //
 // Cost: pure-ASCII text (most SMS) never reaches ICU: it can only hold
-// digit/capital-I look-alikes, found with a table-free ASCII fold and one hash
+// digit/capital-I look-alikes, found with the look-alike fold and one hash
 // look-up per word of 4+ characters. Non-ASCII words use a per-code-point
 // skeleton table built in create(); ICU runs per word only for the
 // restriction-level check of words that mix two scripts, for the "written
@@ -39,47 +38,21 @@ constexpr std::size_t kMaxFindingsPerKey = 3;  // evidence enough; caps noise
 constexpr int kMinBrandCodePoints = 4;         // shorter names match too much
 constexpr int kMaxInvisibleContext = 32;       // code points either side
 
-// Scripts with Latin look-alikes; their skeletons are tabulated at create()
-// (about 19k code points, a few milliseconds). A code point outside these
-// ranges makes a word's fast key fail, i.e. the word is not compared with
-// ASCII brand keys.
-constexpr std::pair<UChar32, UChar32> kTabulatedRanges[] = {
-    {0x0080, 0x2FFF},    // Latin-1 .. Cyrillic, Armenian, Cherokee, letterlike, ...
-    {0xA000, 0xABFF},    // Lisu, Vai, Cyrillic Ext-B, Latin Ext-D/E, Cherokee Sup.
-    {0xFB00, 0xFFEF},    // ligatures, fullwidth forms
-    {0x10000, 0x107FF},  // Old Italic, Gothic, Deseret, Osage, ...
-    {0x1D400, 0x1D7FF},  // mathematical alphanumerics
-};
-
 struct StringHash {
   using is_transparent = void;
   std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 using StringSet = std::unordered_set<std::string, StringHash, std::equal_to<>>;
 
-bool is_ascii_alnum(std::uint8_t b) {
-  return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z');
-}
-bool is_ascii_alpha(std::uint8_t b) { return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z'); }
-
-// Characters a word consists of: letters, marks, digits, letter numbers and
-// format characters (so "Pass\u200Bword" stays one word).
-bool is_word_cp(UChar32 c) {
-  if (c < 0) return false;
-  if (c < 0x80) return is_ascii_alnum(static_cast<std::uint8_t>(c));
-  return (U_GET_GC_MASK(c) &
-          (U_GC_L_MASK | U_GC_M_MASK | U_GC_ND_MASK | U_GC_NL_MASK | U_GC_CF_MASK)) != 0;
-}
-
 bool is_letter(UChar32 c) {
   if (c < 0) return false;
-  if (c < 0x80) return is_ascii_alpha(static_cast<std::uint8_t>(c));
+  if (c < 0x80) return is_alpha(static_cast<char>(c));
   return (U_GET_GC_MASK(c) & U_GC_L_MASK) != 0;
 }
 
 bool is_mark(UChar32 c) { return c >= 0x80 && (U_GET_GC_MASK(c) & U_GC_M_MASK) != 0; }
 
-bool is_space(UChar32 c) {
+bool is_unicode_space(UChar32 c) {
   if (c < 0) return false;
   if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r');
   return u_isUWhiteSpace(c) != 0;
@@ -96,8 +69,7 @@ bool is_variation_selector(UChar32 c) {
 
 UScriptCode script_of(UChar32 c) {
   if (c < 0) return USCRIPT_INVALID_CODE;
-  if (c < 0x80)
-    return is_ascii_alpha(static_cast<std::uint8_t>(c)) ? USCRIPT_LATIN : USCRIPT_COMMON;
+  if (c < 0x80) return is_alpha(static_cast<char>(c)) ? USCRIPT_LATIN : USCRIPT_COMMON;
   UErrorCode status = U_ZERO_ERROR;
   UScriptCode script = uscript_getScript(c, &status);
   return U_SUCCESS(status) ? script : USCRIPT_INVALID_CODE;
@@ -163,7 +135,7 @@ UChar32 next_cp(std::string_view t, std::size_t pos, Skip skip = Skip::kNothing)
 
 bool is_letter_or_digit(UChar32 c) {
   if (c < 0) return false;
-  if (c < 0x80) return is_ascii_alnum(static_cast<std::uint8_t>(c));
+  if (c < 0x80) return is_alnum(static_cast<char>(c));
   return (U_GET_GC_MASK(c) & (U_GC_L_MASK | U_GC_ND_MASK)) != 0;
 }
 
@@ -224,15 +196,6 @@ bool is_valid_utf8(std::string_view t) {
   return true;
 }
 
-void add_finding(Findings& out, const char* key, std::size_t start, std::size_t end) {
-  Finding f;
-  f.key = key;
-  f.start = start;
-  f.end = end;
-  f.strength = 1.0;
-  out.push_back(std::move(f));
-}
-
 // What one pass over a word learned about it.
 struct WordInfo {
   std::size_t start = 0;
@@ -241,7 +204,6 @@ struct WordInfo {
   int letters = 0;
   int digits = 0;  // ASCII digits, the usual letter stand-ins
   bool non_ascii = false;
-  bool has_one = false;
   bool hex_only = true;  // only [0-9a-fA-F]: ids and hashes, not words
   UScriptCode first_script = USCRIPT_INVALID_CODE;
   bool several_scripts = false;
@@ -253,7 +215,6 @@ struct WordInfo {
     letters += w.letters;
     digits += w.digits;
     non_ascii = non_ascii || w.non_ascii;
-    has_one = has_one || w.has_one;
     hex_only = false;
   }
 };
@@ -277,14 +238,13 @@ WordInfo scan_word(std::string_view t, std::size_t pos) {
   auto i = static_cast<std::int32_t>(pos);
   while (i < n) {
     if (s[i] < 0x80) {
-      if (!is_ascii_alnum(s[i])) break;
-      if (is_ascii_alpha(s[i])) {
+      if (!is_alnum(static_cast<char>(s[i]))) break;
+      if (is_alpha(static_cast<char>(s[i]))) {
         ++w.letters;
         if (!is_hex_letter(s[i])) w.hex_only = false;
         note_script(USCRIPT_LATIN);
       } else {
         ++w.digits;
-        if (s[i] == '1') w.has_one = true;
       }
       ++w.code_points;
       ++i;
@@ -335,7 +295,7 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
                               Findings& out) const;
   void check_confusable(std::string_view text, const WordInfo& w, Counts& counts,
                         Findings& out) const;
-  bool matches_brand_key(std::string_view word, bool non_ascii, bool one_as_i) const;
+  bool matches_brand_key(std::string_view word, bool non_ascii) const;
   bool is_brand_written_normally(std::string_view word, bool non_ascii) const;
 
   static constexpr std::size_t kFilterBits = 4096;
@@ -359,7 +319,7 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
 
   ConfusableKeys keys_;
   std::bitset<kFilterBits> key_filter_;
-  StringSet brand_keys_;    // keys of the brands (and their i->l variants)
+  StringSet brand_keys_;    // confusable keys of the brands
   StringSet normal_names_;  // NFKC_Casefold forms of the brands
   bool has_non_ascii_brand_keys_ = false;
   bool has_joined_brands_ = false;  // a brand like "t-mobile" or "at&t"
@@ -387,25 +347,12 @@ bool UnicodeCheckerImpl::add_brand(std::string_view brand) {
   }
   if (code_points < kMinBrandCodePoints) return false;
 
-  auto add_key = [this](std::string_view name) {
-    ConfusableKeyBuffer key;
-    if (keys_.key_fast(name, false, key)) {
-      add_brand_key(key.view());
-      return;
-    }
-    std::string slow = keys_.key_icu(name, false);
-    if (slow.empty()) return;
+  ConfusableKeyBuffer key;
+  if (keys_.key_fast(normal, key)) {
+    add_brand_key(key.view());
+  } else if (std::string slow = keys_.key_icu(normal); !slow.empty()) {
     has_non_ascii_brand_keys_ = true;
     add_brand_key(slow);
-  };
-  add_key(normal);
-  // In capitals, "i" looks like "l": "lKEA" reads as "IKEA".
-  if (normal.find('i') != std::string::npos) {
-    std::string variant = normal;
-    for (char& ch : variant) {
-      if (ch == 'i') ch = 'l';
-    }
-    add_key(variant);
   }
   has_joined_brands_ = has_joined_brands_ || joined;
   if (code_points > max_brand_code_points_) max_brand_code_points_ = code_points;
@@ -537,7 +484,7 @@ void UnicodeCheckerImpl::check_invisible(std::string_view text, Findings& out) c
       std::int32_t j = start;
       UChar32 p;
       U8_PREV(s, 0, j, p);
-      if (is_space(p)) break;
+      if (is_unicode_space(p)) break;
       start = j;
     }
     std::int32_t end = i;
@@ -545,11 +492,11 @@ void UnicodeCheckerImpl::check_invisible(std::string_view text, Findings& out) c
       std::int32_t j = end;
       UChar32 q;
       U8_NEXT(s, j, n, q);
-      if (is_space(q)) break;
+      if (is_unicode_space(q)) break;
       end = j;
     }
-    add_finding(out, "invisible_characters", static_cast<std::size_t>(start),
-                static_cast<std::size_t>(end));
+    out.push_back(Finding::at("invisible_characters", static_cast<std::size_t>(start),
+                              static_cast<std::size_t>(end)));
     if (++found == kMaxFindingsPerKey) return;
     i = last_end = end;  // one finding per word
   }
@@ -626,7 +573,7 @@ void UnicodeCheckerImpl::check_styled(std::string_view text, Findings& out) {
   auto close_run = [&]() {
     if (open && found < kMaxFindingsPerKey && run_styled >= kMinStyledLetters &&
         (run_fullwidth < run_styled || run_styled >= kMinFullwidthLetters)) {
-      add_finding(out, "styled_letters", run_start, run_end);
+      out.push_back(Finding::at("styled_letters", run_start, run_end));
       ++found;
     }
     open = false;
@@ -646,7 +593,7 @@ void UnicodeCheckerImpl::check_styled(std::string_view text, Findings& out) {
       const std::int32_t at = j;
       UChar32 c;
       U8_NEXT(s, j, n, c);
-      if (is_space(c)) {
+      if (is_unicode_space(c)) {
         j = at;
         break;
       }
@@ -675,7 +622,7 @@ void UnicodeCheckerImpl::check_styled(std::string_view text, Findings& out) {
       const std::int32_t at = j;
       UChar32 c;
       U8_NEXT(s, j, n, c);
-      if (!is_space(c)) {
+      if (!is_unicode_space(c)) {
         j = at;
         break;
       }
@@ -716,7 +663,7 @@ void UnicodeCheckerImpl::check_mixed_script(std::string_view text, const WordInf
     }
   }
   if (other == 1 && unit_letter && latin <= 3) return;
-  add_finding(out, "mixed_script", w.start, w.end);
+  out.push_back(Finding::at("mixed_script", w.start, w.end));
   ++counts.mixed;
 }
 
@@ -733,20 +680,19 @@ void UnicodeCheckerImpl::check_phonetic_letters(std::string_view text, const Wor
   for (auto i = static_cast<std::int32_t>(w.start); i < end;) {
     UChar32 c;
     U8_NEXT(s, i, end, c);
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) ++ascii;
+    if (c < 0x80 && is_alpha(static_cast<char>(c))) ++ascii;
     if ((c >= 0x0250 && c <= 0x02AF) || (c >= 0x1D00 && c <= 0x1DBF)) phonetic = true;
   }
   if (!phonetic || ascii < 2) return;
-  add_finding(out, "mixed_script", w.start, w.end);
+  out.push_back(Finding::at("mixed_script", w.start, w.end));
   ++counts.mixed;
 }
 
-bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii,
-                                           bool one_as_i) const {
+bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii) const {
   ConfusableKeyBuffer key;
-  if (keys_.key_fast(word, one_as_i, key)) return may_be_brand_key(key.view());
+  if (keys_.key_fast(word, key)) return may_be_brand_key(key.view());
   if (!non_ascii || !has_non_ascii_brand_keys_) return false;
-  return may_be_brand_key(keys_.key_icu(word, one_as_i));
+  return may_be_brand_key(keys_.key_icu(word));
 }
 
 bool UnicodeCheckerImpl::is_brand_written_normally(std::string_view word, bool non_ascii) const {
@@ -759,7 +705,7 @@ bool UnicodeCheckerImpl::is_brand_written_normally(std::string_view word, bool n
   if (word.size() > sizeof lower) return false;
   for (std::size_t i = 0; i < word.size(); ++i) {
     char ch = word[i];
-    lower[i] = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch + 32) : ch;
+    lower[i] = ascii_lower(ch);
   }
   return normal_names_.find(std::string_view(lower, word.size())) != normal_names_.end();
 }
@@ -774,196 +720,15 @@ void UnicodeCheckerImpl::check_confusable(std::string_view text, const WordInfo&
   // codes, hashes and ids ("4d4c" -> "adac", "v154" -> "visa") are not words.
   if (w.digits > 0 && (w.digits >= w.letters || w.hex_only)) return;
   std::string_view word = text.substr(w.start, w.end - w.start);
-  bool hit = matches_brand_key(word, w.non_ascii, false);
-  if (!hit && w.has_one) hit = matches_brand_key(word, w.non_ascii, true);  // "M1crosoft"
-  if (!hit || is_brand_written_normally(word, w.non_ascii)) return;
-  add_finding(out, "confusable_word", w.start, w.end);
+  // The fold reads "1" and "i" as "l" too: "M1crosoft", "lKEA".
+  if (!matches_brand_key(word, w.non_ascii) || is_brand_written_normally(word, w.non_ascii)) {
+    return;
+  }
+  out.push_back(Finding::at("confusable_word", w.start, w.end));
   ++counts.confusable;
 }
 
-const icu::Normalizer2* nfkc() {
-  UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* n = icu::Normalizer2::getNFKCInstance(status);
-  return U_SUCCESS(status) ? n : nullptr;
-}
-
 }  // namespace
-
-void ConfusableKeyBuffer::append_folded(char c, bool one_as_i) {
-  switch (c) {
-    case 'I':
-    case '|':
-      c = 'l';
-      break;
-    case '1':
-      c = one_as_i ? 'i' : 'l';
-      break;
-    case '0':
-      c = 'o';
-      break;
-    case '3':
-      c = 'e';
-      break;
-    case '4':
-      c = 'a';
-      break;
-    case '5':
-      c = 's';
-      break;
-    case 'm':
-    case 'M':  // ICU's prototype for "m" is "rn"
-      append_raw('r');
-      append_raw('n');
-      return;
-    default:
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-      break;
-  }
-  if (c == 'v' && size_ > 0 && data_[size_ - 1] == 'v') {
-    data_[size_ - 1] = 'w';
-    return;
-  }
-  append_raw(c);
-}
-
-bool is_default_ignorable(std::uint32_t c) {
-  // Default_Ignorable_Code_Point of Unicode 15 (DerivedCoreProperties.txt),
-  // spelled out because u_hasBinaryProperty() is a slow generic look-up on
-  // the per-code-point path; a unit test compares it with ICU.
-  static constexpr std::pair<std::uint32_t, std::uint32_t> kRanges[] = {
-      {0x00AD, 0x00AD},   {0x034F, 0x034F}, {0x061C, 0x061C},   {0x115F, 0x1160},
-      {0x17B4, 0x17B5},   {0x180B, 0x180F}, {0x200B, 0x200F},   {0x202A, 0x202E},
-      {0x2060, 0x206F},   {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},
-      {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A},
-      {0xE0000, 0xE0FFF},
-  };
-  if (c < 0xAD) return false;
-  for (const auto& [first, last] : kRanges) {
-    if (c < first) return false;
-    if (c <= last) return true;
-  }
-  return false;
-}
-
-std::string nfkc_casefold(std::string_view text) {
-  UErrorCode status = U_ZERO_ERROR;
-  const icu::Normalizer2* n = icu::Normalizer2::getNFKCCasefoldInstance(status);
-  if (U_FAILURE(status)) return {};
-  icu::UnicodeString folded = n->normalize(icu::UnicodeString::fromUTF8(icu::StringPiece(
-                                               text.data(), static_cast<int32_t>(text.size()))),
-                                           status);
-  if (U_FAILURE(status)) return {};
-  std::string result;
-  folded.toUTF8String(result);
-  return result;
-}
-
-Result<ConfusableKeys> ConfusableKeys::create() {
-  ConfusableKeys keys;
-  UErrorCode status = U_ZERO_ERROR;
-  keys.checker_ = uspoof_open(&status);
-  uspoof_setChecks(keys.checker_, USPOOF_RESTRICTION_LEVEL, &status);
-  uspoof_setRestrictionLevel(keys.checker_, USPOOF_MODERATELY_RESTRICTIVE);
-  const icu::Normalizer2* normalizer = nfkc();
-  if (U_FAILURE(status) || normalizer == nullptr) {
-    return Status::internal(std::string("cannot set up the ICU spoof checker: ") +
-                            u_errorName(status));
-  }
-  for (const auto& [first, last] : kTabulatedRanges) {
-    for (UChar32 c = first; c <= last; ++c) {
-      if (!is_word_cp(c) || is_default_ignorable(c)) continue;
-      UErrorCode err = U_ZERO_ERROR;
-      icu::UnicodeString normalized = normalizer->normalize(icu::UnicodeString(c), err);
-      icu::UnicodeString skeleton;
-      uspoof_getSkeletonUnicodeString(keys.checker_, 0, normalized, skeleton, &err);
-      if (U_FAILURE(err)) continue;
-      skeleton.foldCase();
-      std::string utf8;
-      skeleton.toUTF8String(utf8);
-      bool usable = !utf8.empty();
-      for (char ch : utf8) {
-        auto b = static_cast<std::uint8_t>(ch);
-        if (b >= 0x80 || b <= ' ') usable = false;
-      }
-      if (usable) keys.ascii_skeletons_.emplace(static_cast<std::uint32_t>(c), std::move(utf8));
-    }
-  }
-  return keys;
-}
-
-ConfusableKeys::ConfusableKeys(ConfusableKeys&& other) noexcept
-    : checker_(std::exchange(other.checker_, nullptr)),
-      ascii_skeletons_(std::move(other.ascii_skeletons_)) {}
-
-ConfusableKeys& ConfusableKeys::operator=(ConfusableKeys&& other) noexcept {
-  if (this != &other) {
-    if (checker_ != nullptr) uspoof_close(checker_);
-    checker_ = std::exchange(other.checker_, nullptr);
-    ascii_skeletons_ = std::move(other.ascii_skeletons_);
-  }
-  return *this;
-}
-
-ConfusableKeys::~ConfusableKeys() {
-  if (checker_ != nullptr) uspoof_close(checker_);
-}
-
-bool ConfusableKeys::key_fast(std::string_view word, bool one_as_i,
-                              ConfusableKeyBuffer& out) const {
-  out.clear();
-  const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
-  const auto n = static_cast<std::int32_t>(word.size());
-  for (std::int32_t i = 0; i < n;) {
-    if (s[i] < 0x80) {
-      out.append_folded(static_cast<char>(s[i]), one_as_i);
-      ++i;
-      continue;
-    }
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) return false;
-    auto it = ascii_skeletons_.find(static_cast<std::uint32_t>(c));
-    if (it != ascii_skeletons_.end()) {
-      for (char ch : it->second) out.append_folded(ch, one_as_i);
-    } else if (!is_default_ignorable(c)) {
-      return false;
-    }
-  }
-  return !out.overflow();
-}
-
-std::string ConfusableKeys::key_icu(std::string_view word, bool one_as_i) const {
-  const icu::Normalizer2* normalizer = nfkc();
-  if (normalizer == nullptr) return {};
-  icu::UnicodeString input;
-  const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
-  const auto n = static_cast<std::int32_t>(word.size());
-  for (std::int32_t i = 0; i < n;) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) return {};
-    if (is_default_ignorable(c)) continue;
-    input.append(one_as_i && c == '1' ? UChar32{'i'} : c);
-  }
-  UErrorCode status = U_ZERO_ERROR;
-  icu::UnicodeString normalized = normalizer->normalize(input, status);
-  icu::UnicodeString skeleton;
-  uspoof_getSkeletonUnicodeString(checker_, 0, normalized, skeleton, &status);
-  if (U_FAILURE(status)) return {};
-  skeleton.foldCase();
-  std::string utf8;
-  skeleton.toUTF8String(utf8);
-  ConfusableKeyBuffer key;
-  for (char ch : utf8) {
-    if (static_cast<std::uint8_t>(ch) < 0x80) {
-      key.append_folded(ch, one_as_i);
-    } else {
-      key.append_raw(ch);
-    }
-  }
-  if (key.overflow()) return {};
-  return std::string(key.view());
-}
 
 Result<std::unique_ptr<UnicodeChecker>> UnicodeChecker::create(
     const std::vector<std::string>& brand_names) {

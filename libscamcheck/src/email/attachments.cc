@@ -16,16 +16,6 @@ namespace {
 
 using namespace attachment_keys;  // NOLINT: the key names read better unqualified
 
-bool contains_ci(std::string_view hay, std::string_view needle) {
-  if (needle.empty() || needle.size() > hay.size()) return needle.empty();
-  for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
-    std::size_t k = 0;
-    while (k < needle.size() && ascii_lower(hay[i + k]) == needle[k]) ++k;
-    if (k == needle.size()) return true;
-  }
-  return false;
-}
-
 // Length of a blank (space-like) character at `s[i]`, 0 if none: ASCII
 // space and tab, no-break space, the Unicode spaces U+2000..U+200B, U+3000.
 std::size_t blank_at(std::string_view s, std::size_t i) {
@@ -202,11 +192,7 @@ class AttachmentCheckerImpl : public AttachmentChecker {
 void emit(Findings& out, std::string_view key, std::size_t s, std::size_t e,
           const std::string& location, double strength) {
   if (e <= s) return;
-  Finding f;
-  f.key.assign(key);
-  f.start = s;
-  f.end = e;
-  f.location = location;
+  Finding f = Finding::at(std::string(key), s, e, location);
   f.strength = strength;
   out.push_back(std::move(f));
 }

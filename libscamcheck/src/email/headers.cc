@@ -33,19 +33,16 @@ bool names_own_domain(std::string_view text, Span name, std::string_view registr
   const std::string_view label = first_label(registrable);
   if (label.size() < 4 || is_service_word(label)) return false;
   const std::string_view shown = name.of(text);
-  const auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
   // A word of its own, not part of an address or a domain in the name.
   const auto joined = [](char c) { return c == '@' || c == '.' || c == '-' || c == '_'; };
   std::size_t i = 0;
   while (i < shown.size()) {
-    if (!alnum(shown[i])) {
+    if (!is_alnum(shown[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < shown.size() && alnum(shown[j])) ++j;
+    while (j < shown.size() && is_alnum(shown[j])) ++j;
     const std::size_t start = name.start + i;
     const bool in_claim = std::any_of(claims.begin(), claims.end(), [&](const auto& c) {
       return start >= c.span.start && start < c.span.end;
@@ -136,11 +133,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
   static void emit(std::string_view key, const EmailHeader& h, Span span, double strength,
                    Findings& out) {
     if (span.empty() || span.end > h.value.size()) return;
-    Finding f;
-    f.key.assign(key);
-    f.start = span.start;
-    f.end = span.end;
-    f.location = h.location();
+    Finding f = Finding::at(std::string(key), span.start, span.end, h.location());
     f.strength = strength;
     out.push_back(std::move(f));
   }

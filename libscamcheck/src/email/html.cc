@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "email/html_scan.h"
@@ -14,12 +15,6 @@
 
 namespace scamcheck::internal {
 namespace {
-
-int hex_value(char c) {
-  if (is_digit(c)) return c - '0';
-  c = ascii_lower(c);
-  return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
 
 std::string percent_decode_lower(std::string_view s) { return lower_ascii(percent_decode(s)); }
 
@@ -52,16 +47,15 @@ bool starts_with_www(std::string_view s) {
 
 // Click-tracking links of mailing services: a host label or a path segment
 // named like "click", "track", "redirect" ("clickthru.online.com/Click?q=",
-// "u123.ct.sendgrid.net/ls/click?upn=", "links.shop.com/r/...").
-bool looks_like_click_tracker(std::string_view href) {
+// "u123.ct.sendgrid.net/ls/click?upn=", "links.shop.com/r/..."). `labels`:
+// lists/click_tracker_labels.txt.
+bool looks_like_click_tracker(std::string_view href, const std::vector<std::string>& labels) {
   ParsedUrl p;
   std::string u(href);
   if (u.rfind("//", 0) == 0) u.insert(0, "http:");
   if (!parse_url(u, p) || p.host.empty()) return false;
   // Exact sub-domain labels; labels containing "click", "track" or
   // "redirect" count too.
-  static constexpr std::string_view kHostLabels[] = {"links", "link", "lnk", "trk", "trck", "redir",
-                                                     "ct",    "clk",  "mkt", "r",   "t"};
   std::string_view host = p.host;
   std::size_t start = 0;
   // Labels left of the registrable domain only.
@@ -71,9 +65,7 @@ bool looks_like_click_tracker(std::string_view href) {
     std::size_t dot = host.find('.', start);
     if (dot == std::string_view::npos || dot >= sub_end) dot = sub_end - 1;
     std::string_view label = host.substr(start, dot - start);
-    for (std::string_view k : kHostLabels) {
-      if (label == k) return true;
-    }
+    if (std::find(labels.begin(), labels.end(), label) != labels.end()) return true;
     for (std::string_view k : {"click", "track", "redirect"}) {
       if (label.find(k) != std::string_view::npos) return true;
     }
@@ -95,7 +87,11 @@ std::string_view org_label(std::string_view site) {
 
 class HtmlCheckerImpl : public HtmlChecker {
  public:
-  explicit HtmlCheckerImpl(const UrlAnalyzer& urls) : urls_(urls) {}
+  HtmlCheckerImpl(const UrlAnalyzer& urls, LinkLists link_lists,
+                  std::vector<std::string> tracker_labels)
+      : urls_(urls),
+        link_lists_(std::move(link_lists)),
+        tracker_labels_(std::move(tracker_labels)) {}
 
   void check(std::string_view html, const std::string& location, std::string_view sender_site,
              double sender_site_strength, Findings& out, VisibleText& visible) const override;
@@ -111,16 +107,14 @@ class HtmlCheckerImpl : public HtmlChecker {
   void hidden(const HtmlScan& scan, const std::string& location, Findings& out) const;
 
   const UrlAnalyzer& urls_;
+  LinkLists link_lists_;
+  std::vector<std::string> tracker_labels_;  // lists/click_tracker_labels.txt
 };
 
 void emit(Findings& out, std::string_view key, std::size_t start, std::size_t end,
           const std::string& location, double strength) {
   if (end <= start) return;
-  Finding f;
-  f.key.assign(key);
-  f.start = start;
-  f.end = end;
-  f.location = location;
+  Finding f = Finding::at(std::string(key), start, end, location);
   f.strength = strength;
   out.push_back(std::move(f));
 }
@@ -154,7 +148,7 @@ void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view htm
     if (!web_site_of(a.href, target)) continue;
     std::string_view text =
         std::string_view(v.text).substr(a.text_start, a.text_end - a.text_start);
-    for (const LinkMatch& m : extract_links(text)) {
+    for (const LinkMatch& m : extract_links(text, link_lists_)) {
       if (m.defanged) continue;
       if (m.start > 0 && text[m.start - 1] == '@') continue;  // an e-mail address
       // A written-out address ("https://...", "www.") counts anywhere in the
@@ -178,7 +172,7 @@ void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view htm
         // through a click-tracking host, which then differs from the site
         // shown. Both need other signs.
         double strength = written_out || urls_.is_official(shown.site) ? 1.0 : 0.5;
-        if (looks_like_click_tracker(a.href)) strength *= 0.5;
+        if (looks_like_click_tracker(a.href, tracker_labels_)) strength *= 0.5;
         if (!sender_site.empty() && target.site == sender_site) strength *= sender_site_strength;
         found.push_back({src_s, src_e, shown.site, target.site, strength});
       }
@@ -311,8 +305,20 @@ int encoded_alnum_references(std::string_view source) {
 
 Result<std::unique_ptr<HtmlChecker>> HtmlChecker::load(const DataSource& data,
                                                        const UrlAnalyzer& urls) {
-  (void)data;
-  return std::unique_ptr<HtmlChecker>(new HtmlCheckerImpl(urls));
+  Result<LinkLists> link_lists = LinkLists::load(data);
+  if (!link_lists.ok()) return link_lists.status();
+  constexpr std::string_view kTrackers = "lists/click_tracker_labels.txt";
+  Result<std::string> trackers = data.read(kTrackers);
+  if (!trackers.ok()) return trackers.status();
+  std::vector<std::string> labels = parse_list(*trackers);
+  for (const std::string& label : labels) {
+    if (label.find('.') != std::string::npos || label != lower_ascii(label)) {
+      return Status::invalid_argument(data.describe(kTrackers) + ": \"" + label +
+                                      "\" is not one lower-case host label");
+    }
+  }
+  return std::unique_ptr<HtmlChecker>(
+      new HtmlCheckerImpl(urls, std::move(link_lists).value(), std::move(labels)));
 }
 
 }  // namespace scamcheck::internal

@@ -17,21 +17,6 @@ std::string_view trim_css(std::string_view s) {
   return s;
 }
 
-bool contains_ci(std::string_view s, std::string_view needle) {
-  if (needle.size() > s.size()) return false;
-  for (std::size_t i = 0; i + needle.size() <= s.size(); ++i) {
-    if (equals_ci(s.substr(i, needle.size()), needle)) return true;
-  }
-  return false;
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c = ascii_lower(c);
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 std::optional<Rgb> parse_hex(std::string_view h) {
   for (char c : h) {
     if (hex_value(c) < 0) return std::nullopt;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <string>
+#include <utility>
 
 #include "url/public_suffix.h"
 #include "url/refang.h"
@@ -279,43 +281,10 @@ bool is_tld_label(std::string_view label) {
   return is_known_tld(std::string_view(buf, label.size()));
 }
 
-// File-name extensions that are also country TLDs; a bare "name.ext" with
-// one of them is a file name far more often than a site.
-bool is_file_extension_tld(std::string_view tld) {
-  static constexpr std::string_view kExt[] = {"md", "py", "sh", "rs",  "so",  "ps",
-                                              "pl", "pm", "cf", "zip", "mov", "exe"};
-  for (std::string_view e : kExt) {
+// Whether `tld` (any case) is one of `list` (lower case).
+bool listed(const std::vector<std::string>& list, std::string_view tld) {
+  for (const std::string& e : list) {
     if (tld.size() == e.size() && starts_with_ci(tld, 0, e)) return true;
-  }
-  return false;
-}
-
-// Top-level domains that are also everyday words. Chat text often glues
-// two words with a dot and no space ("unsold.now", "Stupid.it", "time.you"),
-// so a bare name ending in one of them needs more to count as a link.
-bool is_word_tld(std::string_view tld) {
-  static constexpr std::string_view kWords[] = {
-      "it",    "is",    "in",    "at",    "be",     "me",     "to",     "so",     "no",     "us",
-      "am",    "as",    "by",    "do",    "go",     "pa",     "my",     "la",     "ma",     "es",
-      "im",    "how",   "now",   "you",   "call",   "love",   "free",   "fun",    "win",    "one",
-      "new",   "day",   "ice",   "life",  "live",   "best",   "buy",    "care",   "cash",   "city",
-      "cool",  "date",  "deal",  "fail",  "fan",    "fit",    "gift",   "gold",   "guide",  "help",
-      "here",  "home",  "hot",   "land",  "link",   "lol",    "map",    "men",    "mom",    "money",
-      "name",  "news",  "off",   "pay",   "pet",    "pink",   "play",   "plus",   "red",    "rent",
-      "rest",  "rich",  "run",   "sale",  "save",   "show",   "ski",    "sky",    "spot",   "star",
-      "talk",  "team",  "tips",  "today", "tools",  "town",   "toys",   "trade",  "vote",   "watch",
-      "wiki",  "work",  "world", "wtf",   "yoga",   "zone",   "bar",    "bet",    "box",    "cab",
-      "cam",   "camp",  "chat",  "click", "dog",    "eat",    "fish",   "fly",    "food",   "fund",
-      "games", "golf",  "group", "house", "jobs",   "joy",    "kids",   "meet",   "menu",   "open",
-      "page",  "party", "pics",  "place", "press",  "pub",    "room",   "school", "sexy",   "shoes",
-      "space", "sport", "study", "style", "tax",    "tennis", "travel", "video",  "wine",   "works",
-      "xxx",   "baby",  "bike",  "blue",  "book",   "cafe",   "car",    "cards",  "dad",    "fast",
-      "film",  "fyi",   "game",  "green", "hiphop", "like",   "living", "lotto",  "mobile", "music",
-      "ooo",   "photo", "pizza", "poker", "read",   "ride",   "rocks",  "safe",   "salon",  "sale",
-      "shop",  "show",  "sing",  "site",  "smile",  "soccer", "social", "song",   "talk",   "tube",
-      "wow",   "zero"};
-  for (std::string_view w : kWords) {
-    if (tld.size() == w.size() && starts_with_ci(tld, 0, w)) return true;
   }
   return false;
 }
@@ -395,7 +364,46 @@ std::size_t skip_email_domain(std::string_view text, std::size_t at) {
 
 }  // namespace
 
+Result<LinkLists> LinkLists::load(const DataSource& data) {
+  LinkLists lists;
+  std::string problems;
+  auto read = [&](const char* path, std::vector<std::string>& out) {
+    Result<std::string> text = data.read(path);
+    if (!text.ok()) {
+      problems += text.status().message() + "; ";
+      return;
+    }
+    for (std::string& e : parse_list(*text)) {
+      if (!std::all_of(e.begin(), e.end(), [](char c) { return c >= 'a' && c <= 'z'; })) {
+        problems += data.describe(path) + ": \"" + e + "\" is not a lower-case TLD; ";
+        continue;
+      }
+      out.push_back(std::move(e));
+    }
+  };
+  read("lists/word_tlds.txt", lists.word_tlds);
+  read("lists/file_extension_tlds.txt", lists.file_extension_tlds);
+  if (!problems.empty()) {
+    problems.resize(problems.size() - 2);
+    return Status::invalid_argument(problems);
+  }
+  return lists;
+}
+
+const LinkLists& LinkLists::embedded() {
+  // The unit tests load the embedded lists too: they cannot fail here.
+  static const LinkLists lists = [] {
+    Result<LinkLists> loaded = load(DataSource(""));
+    return loaded.ok() ? std::move(loaded).value() : LinkLists{};
+  }();
+  return lists;
+}
+
 std::vector<LinkMatch> extract_links(std::string_view text) {
+  return extract_links(text, LinkLists::embedded());
+}
+
+std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lists) {
   std::vector<LinkMatch> out;
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -513,13 +521,13 @@ std::vector<LinkMatch> extract_links(std::string_view text) {
       std::string_view written = text.substr(i, host_end - i);
       // "Co.KG", "Dr.med": abbreviations, not hosts.
       bool abbreviation = labels == 2 && first.size() <= 2 && has_upper(written);
-      bool file_name = labels == 2 && is_file_extension_tld(tld);
+      bool file_name = labels == 2 && listed(lists.file_extension_tlds, tld);
       // "unsold.now", "LIKING.BE": words glued by a dot. A real bare host
       // on such a TLD shows itself by a hyphen or a long lower-case name
       // ("paypal-secure.live", "securebanking.online"); with a path it
       // was taken above.
       bool word_join = false;
-      if (is_word_tld(tld)) {
+      if (listed(lists.word_tlds, tld)) {
         bool hyphen = written.find('-') != std::string_view::npos;
         bool long_lower = !has_upper(written) && host_end - i - tld.size() - 1 >= 10;
         word_join = !hyphen && !long_lower;

@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "data/data_source.h"
+#include "scamcheck/status.h"
+
 namespace scamcheck::internal {
 
 struct LinkMatch {
@@ -19,10 +22,25 @@ struct LinkMatch {
   bool had_scheme = false;
 };
 
+// The lists link extraction reads: lists/word_tlds.txt and
+// lists/file_extension_tlds.txt (lower case), which keep bare names such as
+// "unsold.now" or "setup.py" from counting as links.
+struct LinkLists {
+  std::vector<std::string> word_tlds;
+  std::vector<std::string> file_extension_tlds;
+
+  static Result<LinkLists> load(const DataSource& data);
+  // The lists of the embedded data pack, loaded once.
+  static const LinkLists& embedded();
+};
+
 // Finds every link in `text` (valid UTF-8), in order of appearance, spans not
 // overlapping. Bare host names count only when their last label is a known
-// top-level domain (so "e.g." or "file.txt" are not links).
+// top-level domain (so "e.g." or "file.txt" are not links). The first form
+// reads the embedded lists; pass lists loaded from Options::data_dir to
+// honour that.
 std::vector<LinkMatch> extract_links(std::string_view text);
+std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lists);
 
 }  // namespace scamcheck::internal
 

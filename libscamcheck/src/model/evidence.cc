@@ -81,11 +81,8 @@ void add_model_evidence(const FeatureSet& features, const LinearModel& model, Fi
     chosen.push_back(p);
   }
   for (const Place& p : chosen) {
-    Finding f;
-    f.key = std::string(p.group() == Group::kUrl ? kUrlPatternKey : kWordingKey);
-    f.start = p.start();
-    f.end = p.end();
-    f.location = features.locations[p.field()];
+    Finding f = Finding::at(std::string(p.group() == Group::kUrl ? kUrlPatternKey : kWordingKey),
+                            p.start(), p.end(), features.locations[p.field()]);
     f.weight = 10 + 30 * p.contribution / strongest;
     out.push_back(std::move(f));
   }

@@ -127,10 +127,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     if (evidence.empty()) continue;  // no evidence, no signal
     const std::size_t start = static_cast<std::size_t>(evidence.data() - input.data());
     auto [orig_start, orig_end] = text.to_original(start, start + evidence.size());
-    Finding f;
-    f.key = rule.key;
-    f.start = orig_start;
-    f.end = orig_end;
+    Finding f = Finding::at(rule.key, orig_start, orig_end);
     f.weight = rule.weight;
     f.requires_context = rule.requires_context;
     out.push_back(std::move(f));

@@ -27,21 +27,6 @@ bool valid_domain(std::string_view d) {
                      [](char c) { return is_lower_alnum(c) || c == '-' || c == '.'; });
 }
 
-// Wildcard parts that turn a pattern domain into a phishing domain:
-// "sparkasse-hannover.de" is a real Sparkasse, "sparkasse-kundenservice.de"
-// is not.
-bool suspicious_wildcard(std::string_view part) {
-  static constexpr std::string_view kWords[] = {
-      "login",  "logon", "secur",    "sicher",   "verif",   "update",  "aktual",
-      "konto",  "kunde", "service",  "support",  "account", "confirm", "bestaet",
-      "online", "app",   "freigabe", "entsperr", "help",    "hilfe",   "info",
-      "pay",    "auth",  "ident",    "check",    "tan"};
-  for (std::string_view w : kWords) {
-    if (part.find(w) != std::string_view::npos) return true;
-  }
-  return false;
-}
-
 Status read_string_array(simdjson::dom::object obj, std::string_view field,
                          std::vector<std::string>& out, std::string_view where) {
   simdjson::dom::element el;
@@ -91,58 +76,7 @@ void SubstringIndex::find_all(std::string_view text, std::vector<Hit>& out) cons
 }
 
 // ---------------------------------------------------------------------------
-// Skeletons and distances
-
-void ascii_skeleton(std::string_view s, std::string& out) {
-  out.clear();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    char next = i + 1 < s.size() ? s[i + 1] : '\0';
-    if (next >= 'A' && next <= 'Z') next = static_cast<char>(next - 'A' + 'a');
-    if (c == 'r' && next == 'n') {
-      out.push_back('m');
-      ++i;
-      continue;
-    }
-    if (c == 'v' && next == 'v') {
-      out.push_back('w');
-      ++i;
-      continue;
-    }
-    switch (c) {
-      case '0':
-        c = 'o';
-        break;
-      case '1':
-      case 'i':
-      case '|':
-        c = 'l';
-        break;
-      case '3':
-        c = 'e';
-        break;
-      case '4':
-        c = 'a';
-        break;
-      case '5':
-        c = 's';
-        break;
-      case '7':
-        c = 't';
-        break;
-      case '8':
-        c = 'b';
-        break;
-      case '9':
-        c = 'g';
-        break;
-      default:
-        break;
-    }
-    out.push_back(c);
-  }
-}
+// Distances between skeletons (the look-alike fold of detect/lookalike_fold.h)
 
 int edit_distance(std::string_view a, std::string_view b, int limit) {
   const int n = static_cast<int>(a.size());
@@ -228,6 +162,32 @@ bool imitating_edit(std::string_view q, std::string_view t) {
 
 // ---------------------------------------------------------------------------
 // BrandTable
+
+Result<std::unique_ptr<BrandTable>> BrandTable::load(const DataSource& data) {
+  constexpr std::string_view kBrands = "lists/brands.json";
+  constexpr std::string_view kWords = "lists/phishing_wildcard_words.txt";
+  Result<std::string> json = data.read(kBrands);
+  if (!json.ok()) return json.status();
+  Result<std::unique_ptr<BrandTable>> table = load(*json, data.describe(kBrands));
+  if (!table.ok()) return table;
+  Result<std::string> words = data.read(kWords);
+  if (!words.ok()) return words.status();
+  for (std::string& w : parse_list(*words)) {
+    if (!valid_token(w)) {
+      return Status::invalid_argument(data.describe(kWords) + ": \"" + w +
+                                      "\" is not lower-case letters and digits");
+    }
+    table.value()->phishing_words_.push_back(std::move(w));
+  }
+  return table;
+}
+
+bool BrandTable::has_phishing_word(std::string_view part) const {
+  for (const std::string& w : phishing_words_) {
+    if (part.find(w) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 Result<std::unique_ptr<BrandTable>> BrandTable::load(std::string_view json, std::string_view name) {
   simdjson::dom::parser parser;
@@ -391,7 +351,7 @@ int BrandTable::official_brand_among(int only, std::string_view registrable, boo
       continue;
     std::string_view mid =
         registrable.substr(p.prefix.size(), registrable.size() - p.prefix.size() - p.suffix.size());
-    if (mid.find('.') != std::string_view::npos || suspicious_wildcard(mid)) continue;
+    if (mid.find('.') != std::string_view::npos || has_phishing_word(mid)) continue;
     return p.brand;
   }
   if (cctld_ok) {
@@ -417,7 +377,7 @@ bool BrandTable::mentions_official_domain(int brand, std::string_view text) cons
       std::size_t k = 0;
       while (k < d.size()) {
         char c = text[i + k];
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+        c = ascii_lower(c);
         if (c != d[k]) break;
         ++k;
       }
@@ -436,7 +396,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
   std::size_t n = 0;
   for (std::size_t i = 0; i < text.size() && n < sizeof compact; ++i) {
     char c = text[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    c = ascii_lower(c);
     if (!is_lower_alnum(c)) continue;
     compact[n] = c;
     origin[n] = static_cast<std::uint16_t>(i);
@@ -453,7 +413,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
   auto starts_word = [&](std::size_t s, std::size_t len) {
     if (len > kShortTokenLength || s == 0) return true;
     const char c = text[s - 1];
-    return !(is_lower_alpha(c) || (c >= 'A' && c <= 'Z'));
+    return !is_alpha(c);
   };
   if (n > 0) {
     tokens_.find_all(std::string_view(compact, n), hits);
@@ -477,7 +437,7 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
     char buf[40];
     for (std::size_t k = s; k < e; ++k) {
       char c = text[k];
-      buf[k - s] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+      buf[k - s] = ascii_lower(c);
     }
     if (!word_shapes_[static_cast<std::size_t>(buf[0] & 0x7F) * 41 + (e - s)]) return;
     auto it = words_.find(std::string_view(buf, e - s));
@@ -489,12 +449,10 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
       out.push_back({w.brand, s, e - s});
     }
   };
-  auto is_alnum_ci = [](char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); };
-  auto is_alpha_ci = [](char c) { return is_lower_alpha(c) || (c >= 'A' && c <= 'Z'); };
   for (int pass = 0; pass < 2; ++pass) {
     std::size_t i = 0;
     while (i < text.size()) {
-      auto inside = [&](char c) { return pass == 0 ? is_alnum_ci(c) : is_alpha_ci(c); };
+      auto inside = [&](char c) { return pass == 0 ? is_alnum(c) : is_alpha(c); };
       if (!inside(text[i])) {
         ++i;
         continue;

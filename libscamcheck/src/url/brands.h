@@ -15,6 +15,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "data/data_source.h"
+#include "detect/lookalike_fold.h"  // ascii_skeleton(), used with this table
 #include "scamcheck/status.h"
 
 namespace scamcheck::internal {
@@ -90,7 +92,11 @@ struct LookalikeMatch {
 
 class BrandTable {
  public:
-  // Parses and validates brands.json; `name` is used in error messages.
+  // Loads lists/brands.json and lists/phishing_wildcard_words.txt.
+  static Result<std::unique_ptr<BrandTable>> load(const DataSource& data);
+  // Parses and validates brands.json alone; `name` is used in error
+  // messages. Without the phishing words, every wildcard part of a domain
+  // pattern makes an official domain.
   static Result<std::unique_ptr<BrandTable>> load(std::string_view json, std::string_view name);
 
   const std::vector<Brand>& brands() const { return brands_; }
@@ -130,6 +136,7 @@ class BrandTable {
 
  private:
   int official_brand_among(int only, std::string_view registrable, bool cctld_ok) const;
+  bool has_phishing_word(std::string_view wildcard_part) const;
   struct Target {
     std::string skeleton;  // skeleton of the brand string
     std::string original;
@@ -146,6 +153,10 @@ class BrandTable {
     std::string suffix;  // after '*', e.g. ".de"
   };
   std::vector<Pattern> patterns_;
+  // lists/phishing_wildcard_words.txt: a wildcard part containing one makes
+  // a phishing domain, not an official one ("sparkasse-hannover.de" is a
+  // real Sparkasse, "sparkasse-kundenservice.de" is not).
+  std::vector<std::string> phishing_words_;
   std::unordered_map<std::string, int, StringHash, std::equal_to<>> cctld_labels_;
   SubstringIndex tokens_;           // id = brand
   SubstringIndex token_skeletons_;  // skeletons of tokens >= 5 bytes
@@ -163,13 +174,6 @@ class BrandTable {
   std::vector<bool> word_shapes_ = std::vector<bool>(128 * 41, false);
   std::vector<std::string> names_;
 };
-
-// ASCII skeleton for look-alike comparison: lower case, digits read as the
-// letters they imitate (0->o, 1->l, 3->e, 4->a, 5->s, 7->t, 8->b, 9->g),
-// i->l, and the two-letter imitations rn->m, vv->w. Non-ASCII bytes are
-// kept. (cl->d is left out: it turns "cloud" into "doud".) Writes into `out`
-// (cleared first).
-void ascii_skeleton(std::string_view s, std::string& out);
 
 // Optimal string alignment distance (Levenshtein plus adjacent swaps),
 // stopping early above `limit`.

@@ -1,5 +1,6 @@
 #include "url/path_checks.h"
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <string>
@@ -68,7 +69,8 @@ struct Hit {
 // or a hidden folder, that still has something below it. Visitors are sent
 // to pages and media, never into these folders; phishing kits uploaded into
 // hacked sites live there ("/wp-includes/js/us/delta.com/index.php").
-void hijacked_folder(std::string_view url, const Segments& s, Hit& hit) {
+void hijacked_folder(std::string_view url, const Segments& s,
+                     const std::vector<std::string>& asset_folders, Hit& hit) {
   auto seg = [&](std::size_t i) { return url.substr(s.items[i].start, s.items[i].size()); };
   for (std::size_t i = 0; i + 1 < s.count; ++i) {
     std::string_view name = seg(i);
@@ -106,9 +108,8 @@ void hijacked_folder(std::string_view url, const Segments& s, Hit& hit) {
       // A hidden folder (".hitaccess", ".well", ".../"): web servers hide
       // them from visitors; kits use them to stay out of sight.
       hit.offer(s.items[i], 1.0);
-    } else if (one_of_ci(name, {"css", "js", "images", "img", "fonts", "includes", "inc", "vendor",
-                                "tmp", "temp", "cache", "assets", "plugins", "templates",
-                                "libraries", "system", "uploads", "upload"})) {
+    } else if (std::any_of(asset_folders.begin(), asset_folders.end(),
+                           [&](const std::string& f) { return equals_ci(name, f); })) {
       // Folders for a site's own style sheets, scripts and pictures: a page
       // or further folders below them are odd, but some sites keep pages
       // there, so this alone is weak.
@@ -265,7 +266,7 @@ void check_path_shape(const PathShapeInput& in, std::vector<UrlSignal>& out) {
     if (is_static_file(in.url.substr(last.start, last.size()))) return;
   }
   Hit hijacked, code, domain;
-  hijacked_folder(in.url, s, hijacked);
+  hijacked_folder(in.url, s, *in.asset_folders, hijacked);
   code_folder(in.url, s, code);
   if (!in.mention_site) domain_folder(in, s, domain);
   if (hijacked.strength > 0)

@@ -2,10 +2,12 @@
 // it: phishing pages hidden in the system folders of hacked web sites
 // (hijacked_site_path), per-victim folders named by long random hex codes
 // (random_code_folder), and another site's host name used as a folder name
-// (domain_in_path). Pure functions over the URL string; no data files.
+// (domain_in_path). Pure functions over the URL string and one list
+// (lists/site_asset_folders.txt, passed in).
 #ifndef SCAMCHECK_URL_PATH_CHECKS_H_
 #define SCAMCHECK_URL_PATH_CHECKS_H_
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +28,8 @@ struct PathShapeInput {
   // same finding (the brand's official domain as a folder) and is not
   // reported twice.
   Range brand_range;
+  // UrlLists::asset_folders. REQUIRES: not null.
+  const std::vector<std::string>* asset_folders = nullptr;
 };
 
 // Appends at most one signal per key to `out`. Links whose last path part

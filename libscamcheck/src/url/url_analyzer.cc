@@ -89,10 +89,7 @@ void UrlAnalyzerImpl::analyze(std::string_view text, const LinkMatch& link, Find
 
   auto emit = [&](std::string_view key, std::size_t s, std::size_t e, double strength) {
     if (e <= s) return;
-    Finding f;
-    f.key.assign(key);
-    f.start = s;
-    f.end = e;
+    Finding f = Finding::at(std::string(key), s, e);
     f.strength = strength;
     out.push_back(std::move(f));
   };
@@ -210,17 +207,10 @@ UrlAnalyzer::DomainLookalike UrlAnalyzerImpl::lookalike_brand(std::string_view h
 Result<std::unique_ptr<UrlAnalyzer>> UrlAnalyzer::load(const DataSource& data) {
   std::string problems;
   std::unique_ptr<BrandTable> brands;
-  Result<std::string> json = data.read("lists/brands.json");
-  if (!json.ok()) {
-    problems = json.status().message();
+  if (Result<std::unique_ptr<BrandTable>> b = BrandTable::load(data); b.ok()) {
+    brands = std::move(b.value());
   } else {
-    Result<std::unique_ptr<BrandTable>> b =
-        BrandTable::load(*json, data.describe("lists/brands.json"));
-    if (b.ok()) {
-      brands = std::move(b.value());
-    } else {
-      problems = b.status().message();
-    }
+    problems = b.status().message();
   }
   Result<UrlLists> lists = UrlLists::load(data);
   if (!lists.ok()) {

@@ -20,9 +20,10 @@ namespace scamcheck::internal {
 
 class UrlAnalyzer {
  public:
-  // Loads lists/brands.json, lists/risky_tlds.txt, lists/shorteners.txt,
-  // lists/free_hosting.txt, lists/brand_mention_sites.txt,
-  // lists/url_keywords.txt and lists/rare_bigrams.txt and validates them;
+  // Loads lists/brands.json, lists/phishing_wildcard_words.txt,
+  // lists/risky_tlds.txt, lists/shorteners.txt, lists/free_hosting.txt,
+  // lists/brand_mention_sites.txt, lists/url_keywords.txt,
+  // lists/rare_bigrams.txt and lists/site_asset_folders.txt and validates them;
   // every problem is reported in the Status. For content of kind "url",
   // build the LinkMatch with link_for_url_input() (url/url_input.h).
   static Result<std::unique_ptr<UrlAnalyzer>> load(const DataSource& data);

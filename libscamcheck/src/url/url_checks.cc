@@ -1,13 +1,10 @@
 #include "url/url_checks.h"
 
-#include <unicode/uscript.h>
 #include <unicode/uspoof.h>
-#include <unicode/utf8.h>
 
 #include <algorithm>
-#include <array>
-#include <cctype>
 
+#include "url/host_heuristics.h"
 #include "url/path_checks.h"
 #include "url/public_suffix.h"
 #include "util/ascii.h"
@@ -16,36 +13,6 @@ namespace scamcheck::internal {
 namespace {
 
 using namespace url_keys;  // NOLINT: the key names read better unqualified
-
-bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
-
-struct Label {
-  std::size_t off;  // in the normalized host
-  std::size_t len;
-};
-
-// Up to 32 labels; longer hosts keep the last 32 (the registrable end).
-struct Labels {
-  std::array<Label, 32> items{};
-  std::size_t count = 0;
-};
-
-Labels split_labels(std::string_view host) {
-  Labels out;
-  std::size_t start = 0;
-  std::array<Label, 128> tmp{};  // a 253-byte host has at most 127 labels
-  std::size_t n = 0;
-  while (start <= host.size()) {
-    std::size_t dot = host.find('.', start);
-    std::size_t end = dot == std::string_view::npos ? host.size() : dot;
-    if (end > start && n < tmp.size()) tmp[n++] = {start, end - start};
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  std::size_t first = n > out.items.size() ? n - out.items.size() : 0;
-  for (std::size_t i = first; i < n; ++i) out.items[out.count++] = tmp[i];
-  return out;
-}
 
 // Where the evidence for part [off, off+len) of the normalized host is in the
 // URL: the part itself when the host is written as normalized (ASCII, no
@@ -114,55 +81,11 @@ bool static_resource(std::string_view path) {
   return false;
 }
 
-// How much a sub-domain label looks like the automatic name a hosting
-// provider gives a rented server or customer account ("u0673711" in
-// u0673711.cp.regruhosting.ru, "serwer1989739", "vps61404",
-// "ec2-52-91-254-35"): 0 for ordinary names. A real business sends people
-// to its own name, not to the machine's.
-double server_name_strength(std::string_view label) {
-  // An IPv4 address written into the name ("host-92-27-75-224").
-  int groups = 0, run = 0;
-  for (std::size_t i = 0; i <= label.size(); ++i) {
-    char c = i < label.size() ? label[i] : '.';
-    if (is_digit(c)) {
-      ++run;
-      continue;
-    }
-    if (run >= 1 && run <= 3) {
-      ++groups;
-    } else {
-      groups = 0;
-    }
-    run = 0;
-    if (groups >= 4) return 1.0;
-    if (c != '-') groups = 0;
-  }
-  // Letters, then a long number, then at most three letters: "u0670691",
-  // "serwer1957128", "web2421", "u4503724sw".
-  std::size_t i = 0;
-  while (i < label.size() && is_alpha(label[i])) ++i;
-  std::size_t letters = i;
-  if (letters == 0 || letters > 8) return 0;
-  // SendGrid's branded click-tracking names ("url1234.shop.com",
-  // "em5678.shop.com") are everywhere in legitimate newsletters.
-  std::string_view head = label.substr(0, letters);
-  if (head == "url" || head == "em") return 0;
-  if (i < label.size() && label[i] == '-') ++i;
-  std::size_t d0 = i;
-  while (i < label.size() && is_digit(label[i])) ++i;
-  std::size_t digits = i - d0;
-  std::size_t tail = label.size() - i;
-  if (digits < 4 || tail > 3) return 0;
-  for (std::size_t k = i; k < label.size(); ++k) {
-    if (!is_alpha(label[k])) return 0;
-  }
-  if (digits >= 6) return 1.0;
-  // "conference2019", "dev2018": a year, not a serial number.
-  bool year = digits == 4 && (label.compare(d0, 2, "19") == 0 || label.compare(d0, 2, "20") == 0);
-  return year ? 0 : 0.8;
-}
-
 }  // namespace
+
+double UrlChecker::randomness(std::string_view label) const {
+  return label_randomness(label, lists_.rare_bigrams);
+}
 
 Result<std::unique_ptr<UrlChecker>> UrlChecker::create(std::unique_ptr<BrandTable> brands,
                                                        UrlLists lists) {
@@ -184,82 +107,10 @@ UrlChecker::~UrlChecker() {
   if (spoof_ != nullptr) uspoof_close(spoof_);
 }
 
-void UrlChecker::skeleton(std::string_view label, std::string& out) const {
-  bool ascii = std::all_of(label.begin(), label.end(),
-                           [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (ascii || label.size() > 200) {
-    ascii_skeleton(label, out);
-    return;
-  }
-  char buf[512];
-  UErrorCode status = U_ZERO_ERROR;
-  int32_t n = uspoof_getSkeletonUTF8(spoof_, 0, label.data(), static_cast<int32_t>(label.size()),
-                                     buf, sizeof buf, &status);
-  if (U_FAILURE(status) || n < 0 || n >= static_cast<int32_t>(sizeof buf)) {
-    ascii_skeleton(label, out);
-    return;
-  }
-  // ICU's prototypes keep case ("I" for "l"); fold ASCII afterwards.
-  ascii_skeleton(std::string_view(buf, static_cast<std::size_t>(n)), out);
-}
-
-double UrlChecker::idn_strength(std::string_view unicode_host, bool written_xn) const {
-  double best = written_xn ? 0.6 : 0.0;
-  std::size_t start = 0;
-  std::string skel;
-  while (start < unicode_host.size()) {
-    std::size_t dot = unicode_host.find('.', start);
-    std::size_t end = dot == std::string_view::npos ? unicode_host.size() : dot;
-    std::string_view label = unicode_host.substr(start, end - start);
-    bool non_ascii = std::any_of(label.begin(), label.end(),
-                                 [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
-    if (non_ascii) {
-      bool latin = false, other = false, latin_lookalike_script = false;
-      int32_t i = 0;
-      const auto* s = reinterpret_cast<const uint8_t*>(label.data());
-      auto len = static_cast<int32_t>(label.size());
-      while (i < len) {
-        UChar32 cp;
-        U8_NEXT(s, i, len, cp);
-        if (cp < 0) continue;
-        UErrorCode st = U_ZERO_ERROR;
-        UScriptCode sc = uscript_getScript(cp, &st);
-        if (sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED) continue;
-        if (sc == USCRIPT_LATIN) {
-          latin = true;
-        } else {
-          other = true;
-          if (sc == USCRIPT_CYRILLIC || sc == USCRIPT_GREEK || sc == USCRIPT_ARMENIAN ||
-              sc == USCRIPT_CHEROKEE) {
-            latin_lookalike_script = true;
-          }
-        }
-      }
-      skeleton(label, skel);
-      bool ascii_skel = std::all_of(skel.begin(), skel.end(),
-                                    [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-      double s_label;
-      if (latin && other) {
-        s_label = 1.0;  // mixed scripts in one label: "pаypal" with Cyrillic а
-      } else if (latin_lookalike_script && ascii_skel) {
-        s_label = 1.0;  // whole-script look-alike: "раураl" all Cyrillic
-      } else if (latin) {
-        s_label = 0.4;  // accented Latin: "müller", common and legitimate
-      } else {
-        s_label = 0.6;  // another script, e.g. a Japanese or Cyrillic name
-      }
-      best = std::max(best, s_label);
-    }
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  return best;
-}
-
 LookalikeMatch UrlChecker::label_lookalike(std::string_view label,
                                            std::string_view uni_label) const {
   std::string skel;
-  skeleton(uni_label, skel);
+  label_skeleton(spoof_, uni_label, skel);
   LookalikeMatch lm = brands_->lookalike(uni_label, skel);
   if (lm.kind != LookalikeKind::kNone || uni_label != label) return lm;
   // "paypall-login", "secure-arnazon": one hyphen-separated part.
@@ -323,66 +174,6 @@ LookalikeMatch UrlChecker::label_lookalike(std::string_view label,
   return lm;
 }
 
-double UrlChecker::randomness(std::string_view label) const {
-  // Judge each hyphen-separated part; the most random one counts.
-  double best = 0;
-  std::size_t start = 0;
-  while (start <= label.size()) {
-    std::size_t dash = label.find('-', start);
-    std::size_t end = dash == std::string_view::npos ? label.size() : dash;
-    std::string_view part = label.substr(start, end - start);
-    if (part.size() >= 5) {
-      int letters = 0, digits = 0, vowels = 0, transitions = 0, run = 0, max_run = 0, rare = 0;
-      bool hex = true;
-      for (std::size_t i = 0; i < part.size(); ++i) {
-        char c = part[i];
-        if (is_digit(c)) {
-          ++digits;
-          run = 0;
-        } else if (c >= 'a' && c <= 'z') {
-          ++letters;
-          // 'y' after a consonant sounds as a vowel ("python", "hydrant").
-          if (is_vowel(c) || (c == 'y' && i > 0 && part[i - 1] >= 'a' && part[i - 1] <= 'z' &&
-                              !is_vowel(part[i - 1]))) {
-            ++vowels;
-            run = 0;
-          } else {
-            max_run = std::max(max_run, ++run);
-          }
-          char n = i + 1 < part.size() ? part[i + 1] : '\0';
-          if (n >= 'a' && n <= 'z' &&
-              lists_.rare_bigrams[static_cast<std::size_t>((c - 'a') * 26 + (n - 'a'))]) {
-            ++rare;
-          }
-        } else {
-          run = 0;
-        }
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) hex = false;
-        if (i > 0 && is_digit(c) != is_digit(part[i - 1])) ++transitions;
-      }
-      double r = 0;
-      // Clearly generated: several letter pairs English never has, or a
-      // long hex string. Strong enough on its own to warn.
-      if ((rare >= 3 && rare * 4 >= letters) ||
-          (rare >= 2 && max_run >= 5 && rare * 5 >= letters) ||
-          (hex && part.size() >= 16 && digits >= 4 && letters >= 3)) {
-        r = 2.25;
-      } else if (rare >= 2 || max_run >= 6 || (letters >= 3 && digits >= 2 && transitions >= 3) ||
-                 (letters >= 5 && vowels * 5 < letters) ||
-                 (hex && part.size() >= 12 && digits >= 3 && letters >= 2)) {
-        r = 1.0;
-      } else if ((rare == 1 && max_run >= 4) || max_run == 5 ||
-                 (letters >= 4 && digits >= 1 && transitions >= 2 && part.size() <= 10)) {
-        r = 0.6;
-      }
-      best = std::max(best, r);
-    }
-    if (dash == std::string_view::npos) break;
-    start = dash + 1;
-  }
-  return best;
-}
-
 // Everything one check() call learns about its URL, shared by the steps.
 struct UrlChecker::State {
   std::string_view url;
@@ -395,7 +186,7 @@ struct UrlChecker::State {
   bool ip = false;
   std::string icann;  // ICANN public suffix
   std::string_view tld;
-  Labels labels;
+  HostLabels labels;
   std::size_t reg_off = 0;  // offset of the registrable domain in host
   std::size_t reg_idx = 0;  // its first label
   bool official = false;    // a brand's official domain
@@ -469,6 +260,7 @@ void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<Url
     shape.registrable = st.registrable;
     shape.mention_site = st.mention_site;
     shape.brand_range = st.brand_range;
+    shape.asset_folders = &lists_.asset_folders;
     check_path_shape(shape, out);
     if (st.kw_strength > 0) {
       out.push_back({kPhishingKeywords, st.kw_range, std::min(st.kw_strength, 1.0)});
@@ -515,11 +307,10 @@ void UrlChecker::check_authority(State& st) const {
   for (Range r : {p.path, p.query}) {
     for (std::size_t i = r.start; i < r.end; ++i) {
       ++total;
-      if (url[i] == '%' && i + 2 < r.end && std::isxdigit(static_cast<unsigned char>(url[i + 1])) &&
-          std::isxdigit(static_cast<unsigned char>(url[i + 2]))) {
+      if (url[i] == '%' && i + 2 < r.end && hex_value(url[i + 1]) >= 0 &&
+          hex_value(url[i + 2]) >= 0) {
         ++escapes;
-        auto hv = [](char c) { return is_digit(c) ? c - '0' : (ascii_lower(c) - 'a' + 10); };
-        int v = hv(url[i + 1]) * 16 + hv(url[i + 2]);
+        int v = hex_value(url[i + 1]) * 16 + hex_value(url[i + 2]);
         if ((v >= '0' && v <= '9') || (v >= 'A' && v <= 'Z') || (v >= 'a' && v <= 'z') ||
             v == '.') {
           if (needless == 0) first_escape = {i, i + 3};
@@ -559,7 +350,7 @@ void UrlChecker::check_host(State& st) const {
   st.official = brands_->is_official(st.registrable, st.tld.size() == 2);
 
   if (p.host_written_unicode || host.find("xn--") != std::string_view::npos) {
-    double s = idn_strength(p.host_unicode, p.host_has_xn_label);
+    double s = idn_strength(spoof_, p.host_unicode, p.host_has_xn_label);
     if (s > 0 && !st.official) st.out.push_back({kPunycodeDomain, p.host_range, s});
   }
   // Shorteners: the host itself or its registrable domain.
@@ -592,7 +383,7 @@ void UrlChecker::check_host(State& st) const {
     for (std::size_t i = 0; i < st.reg_idx; ++i) {
       double s = server_name_strength(st.label(i));
       if (s > 0) {
-        const Label& l = st.labels.items[i];
+        const HostLabel& l = st.labels.items[i];
         st.out.push_back({kHostingServerName, st.hm.part(l.off, l.len), s});
         break;
       }
@@ -602,7 +393,7 @@ void UrlChecker::check_host(State& st) const {
   // half under a second-level registry suffix ("com.cn", "presse.ci").
   if (!st.official) {
     if (auto it = lists_.risky_tlds.find(st.tld); it != lists_.risky_tlds.end()) {
-      const Label& last = st.labels.items[st.labels.count - 1];
+      const HostLabel& last = st.labels.items[st.labels.count - 1];
       double s = st.icann == st.tld ? it->second : it->second * 0.5;
       Range r = last.off > 0 ? st.hm.part(last.off - 1, last.len + 1) : st.hm.part(0, last.len);
       st.out.push_back({kRiskyTld, r, s});
@@ -646,12 +437,12 @@ double UrlChecker::keyword_weight(const std::vector<int>& ids) const {
 void UrlChecker::check_host_names(State& st) const {
   std::string_view host = st.host;
   const HostMap& hm = st.hm;
-  const Label& rl = st.labels.items[st.reg_idx];
+  const HostLabel& rl = st.labels.items[st.reg_idx];
   std::string_view label = st.label(st.reg_idx);
   // The Unicode form of the same label, for IDNs.
   std::string_view uni_label = label;
   if (st.p.host_unicode != host) {
-    Labels ul = split_labels(st.p.host_unicode);
+    HostLabels ul = split_labels(st.p.host_unicode);
     if (ul.count == st.labels.count) {
       uni_label = std::string_view(st.p.host_unicode)
                       .substr(ul.items[st.reg_idx].off, ul.items[st.reg_idx].len);
@@ -725,7 +516,7 @@ void UrlChecker::check_host_names(State& st) const {
     double r = randomness(label);
     Range rr = hm.part(rl.off, rl.len);
     for (std::size_t i = 0; i < st.reg_idx; ++i) {
-      const Label& sl = st.labels.items[i];
+      const HostLabel& sl = st.labels.items[i];
       if (sl.len < 8) continue;
       double sr = randomness(st.label(i));
       if (sr > r) {
@@ -743,7 +534,7 @@ void UrlChecker::check_subdomains(State& st) const {
   bool found = false;
   std::vector<BrandTable::Mention> m;
   for (std::size_t i = 0; i < st.reg_idx && !found; ++i) {
-    const Label& sl = st.labels.items[i];
+    const HostLabel& sl = st.labels.items[i];
     m.clear();
     brands_->find_mentions(st.label(i), true, m);
     for (const auto& mm : m) {
@@ -755,7 +546,7 @@ void UrlChecker::check_subdomains(State& st) const {
   }
   // ... or a look-alike of it.
   for (std::size_t i = 0; i < st.reg_idx && !found; ++i) {
-    const Label& sl = st.labels.items[i];
+    const HostLabel& sl = st.labels.items[i];
     std::string_view sub = st.label(i);
     if (sub.size() < 4) continue;
     LookalikeMatch sm = label_lookalike(sub, sub);
@@ -790,16 +581,15 @@ bool UrlChecker::glued_to_keyword(std::string_view seg, std::size_t pos, std::si
                                   bool glued_right) const {
   // The letters glued to the brand on one side: "paypal|login" is a brand
   // next to a keyword, "interac|tive" is just a longer word.
-  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
   std::size_t a, b;
   if (glued_right) {
     a = pos + len;
     b = a;
-    while (b < seg.size() && letter(seg[b])) ++b;
+    while (b < seg.size() && is_alpha(seg[b])) ++b;
   } else {
     b = pos;
     a = b;
-    while (a > 0 && letter(seg[a - 1])) --a;
+    while (a > 0 && is_alpha(seg[a - 1])) --a;
   }
   if (b - a < 3 || b - a > 64) return false;
   char buf[64];
@@ -847,9 +637,8 @@ void UrlChecker::check_path(State& st) const {
             // Only whole words in paths ("/paypal/", "dhl-com"): a short
             // name inside a longer word is another word ("sitescooper" is
             // no "tesco"); long names may be glued on one side.
-            auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-            bool left = mm.pos == 0 || !letter(seg[mm.pos - 1]);
-            bool right = mm.pos + mm.len >= seg.size() || !letter(seg[mm.pos + mm.len]);
+            bool left = mm.pos == 0 || !is_alpha(seg[mm.pos - 1]);
+            bool right = mm.pos + mm.len >= seg.size() || !is_alpha(seg[mm.pos + mm.len]);
             if (!(left && right) && !(mm.len >= 8 && (left || right)) &&
                 !(left != right && glued_to_keyword(seg, mm.pos, mm.len, left))) {
               continue;

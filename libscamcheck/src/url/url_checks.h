@@ -65,24 +65,16 @@ class UrlChecker {
 
   const BrandTable& brands() const { return *brands_; }
 
-  // How random (machine-generated) a host label looks, as the strength of
-  // random_domain: 0 (a word-like name) up to 2.25 for labels no person
-  // would choose ("xazjqcjc", hex strings). Uses rare letter pairs,
-  // consonant runs, missing vowels and digits mixed into letters.
+  // label_randomness() (host_heuristics.h) with this checker's rare letter
+  // pairs.
   double randomness(std::string_view label) const;
 
  private:
   UrlChecker() = default;
-  // Look-alike skeleton of a host label: ICU's UTS #39 skeleton for labels
-  // with non-ASCII characters, then the ASCII folding of ascii_skeleton().
-  void skeleton(std::string_view label, std::string& out) const;
   // Look-alike test for one host label (ASCII form and Unicode form): the
   // whole label, then each hyphen-separated part, then brand names glued to
   // URL keywords ("appleaccounts", "paypalverify").
   LookalikeMatch label_lookalike(std::string_view label, std::string_view uni_label) const;
-  // Strength of punycode_domain for a Unicode host (mixed scripts and
-  // Latin look-alikes are strong; plain accented Latin is weak).
-  double idn_strength(std::string_view unicode_host, bool written_xn) const;
 
   // The steps of check(); State holds what one call has learned so far.
   struct State;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
+
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 
@@ -19,10 +22,7 @@ std::vector<ListEntry> parse_weighted_list(std::string_view text, std::string_vi
       if (s == i) break;
       std::string tok = line.substr(s, i - s);
       if (field == 0) {
-        for (char& c : tok) {
-          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-        }
-        e.entry = std::move(tok);
+        e.entry = lower_ascii(tok);
       } else if (field == 1 && (tok[0] == '.' || (tok[0] >= '0' && tok[0] <= '9'))) {
         char* end = nullptr;
         double v = std::strtod(tok.c_str(), &end);
@@ -112,6 +112,19 @@ Result<UrlLists> UrlLists::load(const DataSource& data) {
         continue;
       }
       lists.rare_bigrams[static_cast<std::size_t>((e[0] - 'a') * 26 + (e[1] - 'a'))] = true;
+    }
+  }
+  constexpr std::string_view kFolders = "lists/site_asset_folders.txt";
+  Result<std::string> folders = data.read(kFolders);
+  if (!folders.ok()) {
+    problems += folders.status().message() + "; ";
+  } else {
+    for (std::string& e : parse_list(*folders)) {
+      if (e.find('/') != std::string::npos || e != lower_ascii(e)) {
+        problems += data.describe(kFolders) + ": \"" + e + "\" is not one lower-case folder name; ";
+        continue;
+      }
+      lists.asset_folders.push_back(std::move(e));
     }
   }
   if (!problems.empty()) {

@@ -37,6 +37,9 @@ struct UrlLists {
   std::vector<UrlKeyword> keywords;
   // lists/rare_bigrams.txt: rare_bigrams[(a - 'a') * 26 + (b - 'a')].
   std::vector<bool> rare_bigrams = std::vector<bool>(26 * 26, false);
+  // lists/site_asset_folders.txt: folder names for a site's own files
+  // (hijacked_site_path, weak), lower case.
+  std::vector<std::string> asset_folders;
 
   static Result<UrlLists> load(const DataSource& data);
 };

@@ -13,13 +13,6 @@
 namespace scamcheck::internal {
 namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  c = ascii_lower(c);
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
-
 struct CurlUrlDeleter {
   void operator()(CURLU* h) const { curl_url_cleanup(h); }
 };

@@ -17,6 +17,14 @@ inline bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// The value of hexadecimal digit `c` (either case), or -1.
+inline int hex_value(char c) {
+  if (is_digit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 inline char ascii_lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
@@ -57,6 +65,12 @@ inline std::size_t find_ci(std::string_view hay, std::string_view needle) {
     if (equals_ci(hay.substr(i, needle.size()), needle)) return i;
   }
   return std::string_view::npos;
+}
+
+// Whether `hay` contains `needle`, ignoring ASCII case; an empty needle is
+// contained in everything.
+inline bool contains_ci(std::string_view hay, std::string_view needle) {
+  return needle.empty() || find_ci(hay, needle) != std::string_view::npos;
 }
 
 }  // namespace scamcheck::internal

@@ -185,3 +185,16 @@ TEST_CASE("empty and odd input") {
   long_text += ".com";
   CHECK(extract_links(long_text).size() <= 1);
 }
+
+TEST_CASE("the word and file-extension TLD lists come from the data pack") {
+  using scamcheck::internal::DataSource;
+  using scamcheck::internal::LinkLists;
+  auto lists = LinkLists::load(DataSource(SCAMCHECK_DATA_DIR));
+  REQUIRE_MESSAGE(lists.ok(), lists.status().to_string());
+  CHECK(lists->word_tlds == LinkLists::embedded().word_tlds);
+  CHECK(lists->file_extension_tlds == LinkLists::embedded().file_extension_tlds);
+  CHECK(extract_links("unsold.now and setup.py", *lists).empty());
+  // Other lists (as from Options::data_dir) are honoured.
+  LinkLists none;
+  CHECK(extract_links("unsold.now and setup.py", none).size() == 2);
+}

@@ -15,10 +15,7 @@ namespace {
 
 const BrandTable& table() {
   static const std::unique_ptr<BrandTable> t = [] {
-    DataSource data(SCAMCHECK_DATA_DIR);
-    auto json = data.read("lists/brands.json");
-    REQUIRE(json.ok());
-    auto loaded = BrandTable::load(*json, "brands.json");
+    auto loaded = BrandTable::load(DataSource(SCAMCHECK_DATA_DIR));
     REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
     return std::move(loaded.value());
   }();

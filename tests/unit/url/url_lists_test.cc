@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "data/data_source.h"
 #include "url/public_suffix.h"
@@ -14,9 +17,18 @@ using namespace scamcheck::internal;
 
 namespace {
 
-const char* const kTextLists[] = {"lists/risky_tlds.txt",   "lists/shorteners.txt",
-                                  "lists/free_hosting.txt", "lists/brand_mention_sites.txt",
-                                  "lists/url_keywords.txt", "lists/rare_bigrams.txt"};
+const char* const kTextLists[] = {"lists/risky_tlds.txt",
+                                  "lists/shorteners.txt",
+                                  "lists/free_hosting.txt",
+                                  "lists/brand_mention_sites.txt",
+                                  "lists/url_keywords.txt",
+                                  "lists/rare_bigrams.txt",
+                                  "lists/site_asset_folders.txt",
+                                  "lists/phishing_wildcard_words.txt",
+                                  "lists/word_tlds.txt",
+                                  "lists/file_extension_tlds.txt",
+                                  "lists/click_tracker_labels.txt",
+                                  "lists/second_level_labels.txt"};
 
 std::string read(const char* path) {
   auto r = DataSource(SCAMCHECK_DATA_DIR).read(path);
@@ -69,6 +81,23 @@ TEST_CASE("the lists load") {
   for (const auto& [parent, s] : lists->free_hosting) {
     CHECK_MESSAGE(parent.find('.') != std::string::npos, parent);
   }
+  CHECK(std::find(lists->asset_folders.begin(), lists->asset_folders.end(), "images") !=
+        lists->asset_folders.end());
+}
+
+TEST_CASE("plain word lists: one lower-case entry per line, none twice") {
+  for (const char* path : {"lists/site_asset_folders.txt", "lists/phishing_wildcard_words.txt",
+                           "lists/word_tlds.txt", "lists/file_extension_tlds.txt",
+                           "lists/click_tracker_labels.txt", "lists/second_level_labels.txt"}) {
+    CAPTURE(path);
+    std::vector<std::string> entries = parse_list(read(path));
+    CHECK(entries.size() >= 5);
+    std::set<std::string> seen;
+    for (const std::string& e : entries) {
+      CHECK_MESSAGE(seen.insert(e).second, e);
+      for (char c : e) CHECK_MESSAGE(((c >= 'a' && c <= 'z') || c == '-'), e);
+    }
+  }
 }
 
 TEST_CASE("weighted list lines") {
@@ -85,8 +114,7 @@ TEST_CASE("weighted list lines") {
 TEST_CASE("randomness of host labels") {
   auto lists = UrlLists::load(DataSource(SCAMCHECK_DATA_DIR));
   REQUIRE(lists.ok());
-  DataSource data(SCAMCHECK_DATA_DIR);
-  auto brands = BrandTable::load(*data.read("lists/brands.json"), "brands.json");
+  auto brands = BrandTable::load(DataSource(SCAMCHECK_DATA_DIR));
   REQUIRE(brands.ok());
   auto checker = UrlChecker::create(std::move(brands.value()), std::move(lists.value()));
   REQUIRE(checker.ok());

@@ -1,8 +1,9 @@
-// Private pieces of the Unicode checks, exposed for unit tests: the
-// confusable "key" of a word (ICU skeleton plus a few ASCII look-alike
-// foldings) in a fast table-driven form and in the reference ICU form.
-#ifndef SCAMCHECK_DETECT_UNICODE_CHECKS_IMPL_H_
-#define SCAMCHECK_DETECT_UNICODE_CHECKS_IMPL_H_
+// Confusables: the confusable "key" of a word (ICU's UTS #39 skeleton plus
+// the look-alike fold), in a fast table-driven form and in the reference
+// ICU form, and the Unicode character classes the keys are built on. Used
+// by the confusable-word check of detect/unicode_checks.
+#ifndef SCAMCHECK_DETECT_CONFUSABLES_H_
+#define SCAMCHECK_DETECT_CONFUSABLES_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -26,9 +27,10 @@ class ConfusableKeyBuffer {
     size_ = 0;
     overflow_ = false;
   }
-  // Appends `c` after the ASCII look-alike folding (see ConfusableKeys).
-  void append_folded(char c, bool one_as_i);
-  void append_raw(char c) {
+  // The container interface append_lookalike_fold() writes through.
+  bool empty() const { return size_ == 0; }
+  char& back() { return data_[size_ - 1]; }
+  void push_back(char c) {
     if (size_ < kCapacity) {
       data_[size_++] = c;
     } else {
@@ -46,9 +48,9 @@ class ConfusableKeyBuffer {
 
 // Computes confusable keys. key(w) = fold(lower(skeleton(NFKC(w)))) where
 // default-ignorable code points are dropped first, skeleton is ICU's UTS #39
-// skeleton and fold is an extra ASCII step for look-alikes ICU leaves apart
-// or that only hold after lower-casing: 0->o, 1->l (or 1->i in the variant),
-// I/|->l, 3->e, 4->a, 5->s, m->rn (ICU's prototype), vv->w.
+// skeleton and fold is the look-alike fold of detect/lookalike_fold.h (the
+// one url/brands uses), for look-alikes ICU leaves apart or that only hold
+// after lower-casing: digits, i/l, rn->m, vv->w.
 //
 // key_fast() gets the same result from a table built once in create(): for
 // every code point of the scripts that have Latin look-alikes it stores
@@ -67,10 +69,10 @@ class ConfusableKeys {
   ~ConfusableKeys();
 
   // Fast key of valid UTF-8 `word`; false if it is not all-ASCII-mappable or
-  // too long. `one_as_i` reads the digit 1 as "i" instead of "l".
-  bool key_fast(std::string_view word, bool one_as_i, ConfusableKeyBuffer& out) const;
+  // too long.
+  bool key_fast(std::string_view word, ConfusableKeyBuffer& out) const;
   // Reference key through ICU (allocates; slower). Empty on ICU failure.
-  std::string key_icu(std::string_view word, bool one_as_i) const;
+  std::string key_icu(std::string_view word) const;
 
   // Shared spoof checker, configured for the mixed-script (restriction
   // level) check; owned by this object.
@@ -83,6 +85,11 @@ class ConfusableKeys {
   std::unordered_map<std::uint32_t, std::string> ascii_skeletons_;
 };
 
+// Characters a word consists of: letters, marks, digits, letter numbers and
+// format characters (so "Pass\u200Bword" stays one word). `c` is a code
+// point (UChar32); negative for an ill-formed sequence.
+bool is_word_cp(std::int32_t c);
+
 // Whether `c` has the Unicode property Default_Ignorable_Code_Point
 // (zero-width characters, variation selectors, tags, Hangul fillers, ...).
 bool is_default_ignorable(std::uint32_t c);
@@ -93,4 +100,4 @@ std::string nfkc_casefold(std::string_view text);
 
 }  // namespace scamcheck::internal
 
-#endif  // SCAMCHECK_DETECT_UNICODE_CHECKS_IMPL_H_
+#endif  // SCAMCHECK_DETECT_CONFUSABLES_H_

@@ -1,0 +1,169 @@
+// Prose features: hashed word uni- and bigrams of the text a person reads
+// (links in it read as links), and the shape of a text message.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "model/features.h"
+#include "model/features_core.h"
+
+namespace scamcheck::internal::model {
+namespace {
+
+constexpr std::string_view kLeadingPunct = "([{<\"'*";
+constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
+
+// Byte classes of kLeadingPunct (bit 0) and kTrailingPunct (bit 1).
+constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
+  for (char c : kTrailingPunct) t[static_cast<unsigned char>(c)] |= 2;
+  return t;
+}();
+bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
+bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 2) != 0; }
+
+// The shape of a message read as a whole (text, not mail): its length in
+// bytes and the share of its letters written in capitals ("URGENT: YOUR
+// ACCOUNT ..."). An SMS is short or long for what it has to say, and
+// shouting is a style of its own; neither is a word the n-grams could see.
+// Both are read without the URL schemes, which a user may or may not have
+// written ("http://" never counts). Digits are not counted: codes and
+// amounts are as common in today's notifications as in the corpora's spam.
+void add_prose_shape(std::string_view text, FeatureSet& out) {
+  std::size_t size = 0, letters = 0, upper = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if ((text[i] == 'h' || text[i] == 'H') &&
+        (starts_with_ci(text.substr(i), "http://") || starts_with_ci(text.substr(i), "https://"))) {
+      i += text[i + 4] == ':' ? 7 : 8;
+      continue;
+    }
+    const char c = text[i++];
+    ++size;
+    if (is_alpha(c)) {
+      ++letters;
+      upper += c >= 'A' && c <= 'Z';
+    }
+  }
+  const char length = size_bucket(size, {30, 60, 100, 140, 170, 320});
+  const char caps = letters < 8 ? 'n' : size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
+  out.hits.push_back(
+      Hit{hash_of_suffixed(kProseShapeNs, "len=", length), 1.0f, Group::kOther, -1, 0, 0});
+  out.hits.push_back(
+      Hit{hash_of_suffixed(kProseShapeNs, "caps=", caps), 1.0f, Group::kOther, -1, 0, 0});
+}
+
+// Whether a whitespace-delimited chunk of prose is a link: a scheme, a
+// "www." start, or host-name shape ending in an alphabetic label of 2 to 12
+// letters ("example.com/x", not "e.g." or "3.50").
+bool looks_like_link(std::string_view c) {
+  if (auto s = c.find("://"); s != std::string_view::npos && s > 0 && is_alpha(c[0])) return true;
+  if (c.size() > 4 && c.substr(0, 4) == "www.") return true;
+  std::size_t host_end = 0;
+  while (host_end < c.size() && is_host_byte(c[host_end])) ++host_end;
+  if (host_end < c.size() && c[host_end] != '/' && c[host_end] != '?' && c[host_end] != ':') {
+    return false;
+  }
+  const std::string_view host = c.substr(0, host_end);
+  const std::size_t dot = host.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  const std::string_view tld = host.substr(dot + 1);
+  return tld.size() >= 2 && tld.size() <= 12 && std::all_of(tld.begin(), tld.end(), is_alpha) &&
+         is_alnum(host[0]);
+}
+
+bool looks_like_address(std::string_view c) {
+  const std::size_t at = c.find('@');
+  return at != std::string_view::npos && at > 0 && c.find('.', at) != std::string_view::npos &&
+         c.find("://") == std::string_view::npos;
+}
+
+class ProseReader {
+ public:
+  ProseReader(const NormalizedText& norm, SpanMap map, std::int32_t field, FeatureSet& out)
+      : n_(norm.text()), spans_(norm, map), field_(field), out_(out) {}
+
+  void read() {
+    std::size_t i = 0;
+    while (i < n_.size() && out_.word_tokens < kMaxWordTokens) {
+      while (i < n_.size() && is_space(n_[i])) ++i;
+      std::size_t j = i;
+      while (j < n_.size() && !is_space(n_[j])) ++j;
+      std::size_t s = i;
+      std::size_t e = j;
+      i = j;
+      while (s < e && is_leading_punct(n_[s])) ++s;
+      while (e > s && is_trailing_punct(n_[e - 1])) --e;
+      if (s == e) continue;
+      const std::string_view chunk = n_.substr(s, e - s);
+      if (looks_like_address(chunk)) {
+        token(kEmailToken, s, e);
+      } else if (looks_like_link(chunk)) {
+        token(kUrlToken, s, e);
+        add_link(n_, s, e, field_, spans_, out_);
+      } else {
+        words(s, e);
+      }
+    }
+  }
+
+ private:
+  void words(std::size_t s, std::size_t e) {
+    for (std::size_t a = s; a < e;) {
+      while (a < e && !is_word_byte(n_[a])) ++a;
+      std::size_t b = a;
+      while (b < e && is_word_byte(n_[b])) ++b;
+      if (b > a) {
+        token(n_.substr(a, b - a), a, b);
+      }
+      a = b;
+    }
+  }
+
+  void token(std::string_view text, std::size_t s, std::size_t e) {
+    if (out_.word_tokens >= kMaxWordTokens) return;
+    ++out_.word_tokens;
+    const auto span = spans_(s, e);
+    const std::uint32_t w = hash_of(kWordNs, text);
+    push(out_, w, Group::kWord, field_, span);
+    if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field_, span);
+
+    if (has_prev_) {
+      Fnv f(kBigramNs);
+      f.add(prev_, true);
+      f.add(0x01);
+      f.add(text, true);
+      push(out_, f.h, Group::kWord, field_, {prev_start_, span.second});
+      if (out_.mail_words) {
+        push(out_, f.h * 16777619u ^ 0x6du, Group::kWord, field_, {prev_start_, span.second});
+      }
+    }
+    prev_ = text;
+    prev_start_ = span.first;
+    has_prev_ = true;
+  }
+
+  std::string_view n_;
+  Spans spans_;
+  std::int32_t field_;
+  FeatureSet& out_;
+  bool has_prev_ = false;
+  std::string_view prev_;
+  std::uint32_t prev_start_ = 0;
+};
+
+}  // namespace
+
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+  // A mail's parts are read one by one, so their shape is not the mail's.
+  if (!out.mail_words) add_prose_shape(text, out);
+  const NormalizedText norm(text);
+  // About one word per 4 bytes, each a unigram and a bigram (twice for
+  // mail), plus room for a link and the rule features.
+  const std::size_t words =
+      std::min(norm.text().size() / 4, kMaxWordTokens - std::min(out.word_tokens, kMaxWordTokens));
+  reserve_more(out.hits, words * (out.mail_words ? 4 : 2) + 32);
+  ProseReader(norm, map, field, out).read();
+}
+
+}  // namespace scamcheck::internal::model
