@@ -21,25 +21,25 @@
 #include <thread>
 #include <vector>
 
+#include "api/check_api.h"
+#include "api/file_scans.h"
+#include "api/url_cache.h"
 #include "app.h"
-#include "catalog.h"
-#include "check_api.h"
+#include "auth/crypto.h"
 #include "common/provider_flags.h"
 #include "common/status_map.h"
-#include "crypto.h"
 #include "feeds.h"
-#include "file_scans.h"
-#include "http_server.h"
+#include "http/catalog.h"
+#include "http/http_server.h"
+#include "http/multipart.h"
+#include "http/router.h"
+#include "jobs/workflow.h"
 #include "logging.h"
-#include "mcp_http.h"
-#include "multipart.h"
+#include "mcp/mcp_http.h"
 #include "operator_commands.h"
-#include "router.h"
 #include "scamcheck/scamcheck.h"
 #include "server_limits.h"
-#include "store.h"
-#include "url_cache.h"
-#include "workflow.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 namespace {

@@ -8,16 +8,16 @@
 #include <filesystem>
 #include <future>
 
-#include "catalog.h"
-#include "crypto.h"
+#include "auth/crypto.h"
+#include "auth/quota.h"
 #include "feeds.h"
+#include "http/catalog.h"
+#include "http/openapi.h"
+#include "http/route_table.h"
+#include "http/router.h"
 #include "ids.h"
-#include "openapi.h"
 #include "operator_commands.h"
-#include "quota.h"
-#include "route_table.h"
-#include "router.h"
-#include "store.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 namespace {
