@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "api/handlers.h"
+#include "api/scan_flow.h"
 #include "api/url_cache.h"
 #include "app.h"
 #include "common/report_json.h"
@@ -175,39 +176,20 @@ bool parse_upload(App& app, Exchange& ex, UploadInput* input) {
   return true;
 }
 
-// Runs on a worker of the pool.
+// Runs on a worker of the pool. Only the report (with its extracted_text)
+// is stored, never the file, whatever --retain-content says.
 void run_upload(App& app, const std::shared_ptr<Exchange>& exchange) {
   Exchange& ex = *exchange;
   UploadInput input;
   if (!parse_upload(app, ex, &input)) return;
-  const User& user = ex.token->user;
-
-  Result<QuotaDecision> decision = app.quota().reserve(user, unix_now());
-  if (!admitted(app, ex, decision)) return;
-  const std::string remaining = std::to_string(decision->remaining);
-  const auto give_back = [&app, user_id = user.id, day = decision->day] {
-    app.quota().release(user_id, day);
-  };
-
-  Result<Report> report = app.analyzer().analyze(
-      input.file, input.kind,
-      input.locale_tag.empty() ? std::string_view("en") : std::string_view(input.locale_tag));
-  std::string().swap(input.file);  // the file is never kept
-  if (!report.ok()) {
-    give_back();
-    Response r = analysis_problem(app, ex, report.status());
-    r.set_header("X-RateLimit-Remaining",
-                 std::to_string(decision->limit < 0 ? -1 : decision->remaining + 1));
-    return ex.respond(std::move(r));
-  }
-  set_cached(&*report, false);
-
-  // Only the report (with its extracted_text) is stored, never the file,
-  // whatever --retain-content says.
-  StoredReport stored = stored_report(*report, user.id);
-  stored.counted = true;
-  stored.usage_day = decision->day;
-  store_and_answer(app, exchange, std::move(stored), remaining, give_back);
+  ScanRequest request;
+  request.kind = input.kind;
+  request.content = std::move(input.file);
+  request.locale = input.locale_tag.empty() ? "en" : std::move(input.locale_tag);
+  run_scan_flow(app, app.analyzer(), ex.token->user, std::move(request),
+                [&app, exchange](ScanOutcome outcome) {
+                  answer_scan(app, *exchange, std::move(outcome), analysis_problem);
+                });
 }
 
 }  // namespace

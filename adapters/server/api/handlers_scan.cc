@@ -1,12 +1,12 @@
-// POST /api/v1/scan (CONTRACT §2): validate the JSON body, apply the daily
-// allowance and the URL cache, call the library, add feed reputations,
-// store the report durably, answer. Multipart uploads (images, documents)
-// go to file_scans.cc.
+// POST /api/v1/scan (CONTRACT §2): validate the JSON body, run the scan
+// flow (scan_flow.h), answer. Multipart uploads (images, documents) go to
+// file_scans.cc.
 #include <fmt/format.h>
 #include <simdjson.h>
 
 #include "api/file_scans.h"
 #include "api/handlers.h"
+#include "api/scan_flow.h"
 #include "api/url_cache.h"
 #include "app.h"
 #include "common/base64.h"
@@ -157,137 +157,84 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
 
 namespace {
 
-// The JSON scan after the route's checks: body, allowance and URL cache,
-// analysis, store, answer.
+// The answer to a failed analysis of a JSON body, by the library's status code.
+Response analysis_problem(const App& app, const Exchange& ex, const Status& status) {
+  const ProblemContext pc = ex.problem_context(app.catalog());
+  FieldErrors errors(app.catalog(), ex.locale);
+  switch (status.code()) {
+    case StatusCode::kInvalidArgument:
+      errors.add("content", "field.content_invalid");
+      return validation_problem(pc, errors);
+    case StatusCode::kOutOfRange:
+      return problem(pc, 413, "detail.content_too_large",
+                     {{"limit", std::to_string(kMaxContentBytes)}});
+    case StatusCode::kUnimplemented:
+      errors.add("kind", "field.kind_upload");
+      return validation_problem(pc, errors);
+    default:
+      LogLine(LogLevel::kError, "analysis_error")
+          .field("request_id", ex.request_id)
+          .field("error", status.to_string());
+      return problem(pc, 500, "detail.internal");
+  }
+}
+
+// The JSON scan after the route's checks: the body, then the scan flow.
 void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   Exchange& ex = *exchange;
   ScanInput input;
   if (!parse_scan_body(app, ex, &input)) return;
-  const ProblemContext pc = ex.problem_context(app.catalog());
-  const User& user = ex.token->user;
-  const std::int64_t now = unix_now();
-
-  // A repeated identical URL scan within 24 h: answered from the cache, not counted.
-  std::optional<std::string> cached;
-  Sha256 cache_key{};
-  if (input.kind == Kind::kUrl) {
-    cache_key = url_cache_key(input.content);
-    Result<std::optional<std::string>> hit =
-        app.store().url_cache_get(user.id, cache_key, now - kUrlCacheTtl.count());
-    if (!hit.ok()) {
-      LogLine(LogLevel::kError, "store_error")
-          .field("request_id", ex.request_id)
-          .field("error", hit.status().to_string());
-      return ex.respond(problem(pc, 503, "detail.unavailable"));
-    }
-    cached = std::move(*hit);
-  }
-
-  Result<QuotaDecision> decision =
-      cached ? app.quota().peek(user, now) : app.quota().reserve(user, now);
-  if (!admitted(app, ex, decision)) return;
-  const std::string remaining = std::to_string(decision->remaining);
-  const bool counted = !cached;
-  const auto give_back = [&app, user_id = user.id, counted, day = decision->day] {
-    if (counted) app.quota().release(user_id, day);
-  };
-
-  Result<Report> report =
-      app.analyzer().analyze(input.content, input.kind,
-                             input.locale_tag.empty() ? std::string_view("en") : input.locale_tag);
-  if (!report.ok()) {
-    give_back();
-    Response r;
-    FieldErrors errors(app.catalog(), ex.locale);
-    switch (report.status().code()) {
-      case StatusCode::kInvalidArgument:
-        errors.add("content", "field.content_invalid");
-        r = validation_problem(pc, errors);
-        break;
-      case StatusCode::kOutOfRange:
-        r = problem(pc, 413, "detail.content_too_large",
-                    {{"limit", std::to_string(kMaxContentBytes)}});
-        break;
-      case StatusCode::kUnimplemented:
-        errors.add("kind", "field.kind_upload");
-        r = validation_problem(pc, errors);
-        break;
-      default:
-        LogLine(LogLevel::kError, "analysis_error")
-            .field("request_id", ex.request_id)
-            .field("error", report.status().to_string());
-        r = problem(pc, 500, "detail.internal");
-        break;
-    }
-    const std::int64_t left = decision->limit < 0 ? -1
-                              : counted           ? decision->remaining + 1
-                                                  : decision->remaining;
-    r.set_header("X-RateLimit-Remaining", std::to_string(left));
-    return ex.respond(std::move(r));
-  }
-
-  set_cached(&*report, cached.has_value());
-
-  StoredReport stored = stored_report(*report, user.id);
-  if (app.options().retain_content) stored.content = input.content;
-  stored.counted = counted;
-  stored.usage_day = decision->day;
-  if (input.kind == Kind::kUrl && !cached) {
-    stored.url_cache = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
-  }
-  store_and_answer(app, exchange, std::move(stored), remaining, give_back);
+  ScanRequest request;
+  request.kind = input.kind;
+  request.content = std::move(input.content);
+  request.locale = input.locale_tag.empty() ? "en" : std::move(input.locale_tag);
+  request.retain_content = app.options().retain_content;
+  run_scan_flow(app, app.analyzer(), ex.token->user, std::move(request),
+                [&app, exchange](ScanOutcome outcome) {
+                  answer_scan(app, *exchange, std::move(outcome), analysis_problem);
+                });
 }
 
 }  // namespace
 
-bool admitted(const App& app, Exchange& ex, const Result<QuotaDecision>& decision) {
+void answer_scan(const App& app, Exchange& ex, ScanOutcome outcome,
+                 Response (*analysis_problem)(const App&, const Exchange&, const Status&)) {
   const ProblemContext pc = ex.problem_context(app.catalog());
-  if (!decision.ok()) {
+  const auto unavailable = [&] {
     LogLine(LogLevel::kError, "store_error")
         .field("request_id", ex.request_id)
-        .field("error", decision.status().to_string());
+        .field("error", outcome.status.to_string());
     ex.respond(problem(pc, 503, "detail.unavailable"));
-    return false;
-  }
-  if (!decision->allowed) {
-    Response r = rate_limited_problem(pc, decision->limit, decision->retry_after);
-    r.set_header("X-RateLimit-Remaining", std::to_string(decision->remaining));
-    ex.respond(std::move(r));
-    return false;
-  }
-  return true;
-}
-
-StoredReport stored_report(const Report& report, std::int64_t user_id) {
-  StoredReport stored;
-  stored.public_id = report.id;
-  stored.user_id = user_id;
-  stored.kind = std::string(to_string(report.kind));
-  stored.verdict = std::string(to_string(report.verdict));
-  stored.created_at = report.created_at;
-  stored.report_json = adapters::report_to_json(report);
-  return stored;
-}
-
-void store_and_answer(App& app, const std::shared_ptr<Exchange>& exchange, StoredReport stored,
-                      std::string remaining, std::function<void()> give_back) {
-  std::string body = stored.report_json;
-  app.store().insert_report(std::move(stored), [exchange, &app, body = std::move(body), remaining,
-                                                give_back](Status status) mutable {
-    if (!status.ok()) {
-      give_back();
-      LogLine(LogLevel::kError, "store_error")
-          .field("request_id", exchange->request_id)
-          .field("error", status.to_string());
-      return exchange->respond(
-          problem(exchange->problem_context(app.catalog()), 503, "detail.unavailable"));
+  };
+  switch (outcome.step) {
+    case ScanStep::kUrlCache:
+    case ScanStep::kStore:
+      return unavailable();
+    case ScanStep::kAllowance: {
+      if (!outcome.decision) return unavailable();
+      const QuotaDecision& decision = *outcome.decision;
+      Response r = rate_limited_problem(pc, decision.limit, decision.retry_after);
+      r.set_header("X-RateLimit-Remaining", std::to_string(decision.remaining));
+      return ex.respond(std::move(r));
     }
-    Response r;
-    r.content_type = "application/json";
-    r.body = std::move(body);
-    r.set_header("X-RateLimit-Remaining", remaining);
-    exchange->respond(std::move(r));
-  });
+    case ScanStep::kAnalysis: {
+      // The unit reserved for this scan was given back.
+      const QuotaDecision& decision = *outcome.decision;
+      const std::int64_t left = decision.limit < 0 ? -1
+                                : outcome.counted  ? decision.remaining + 1
+                                                   : decision.remaining;
+      Response r = analysis_problem(app, ex, outcome.status);
+      r.set_header("X-RateLimit-Remaining", std::to_string(left));
+      return ex.respond(std::move(r));
+    }
+    case ScanStep::kDone: {
+      Response r;
+      r.content_type = "application/json";
+      r.body = std::move(outcome.report_json);
+      r.set_header("X-RateLimit-Remaining", std::to_string(outcome.decision->remaining));
+      return ex.respond(std::move(r));
+    }
+  }
 }
 
 }  // namespace scamcheck::server

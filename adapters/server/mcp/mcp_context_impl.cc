@@ -3,9 +3,8 @@
 #include <future>
 #include <memory>
 
-#include "api/url_cache.h"
+#include "api/scan_flow.h"
 #include "auth/auth.h"
-#include "common/report_json.h"
 #include "ids.h"
 #include "logging.h"
 #include "server_limits.h"
@@ -13,11 +12,11 @@
 namespace scamcheck::server {
 namespace {
 
-// The bucket's answer as a tool sees it: a refusal is kResourceExhausted
+// The allowance's answer as a tool sees it: a refusal is kResourceExhausted
 // ("daily limit reached"), a store that does not answer kUnavailable.
 Status refusal(const Result<QuotaDecision>& decision) {
   if (!decision.ok()) return Status::unavailable(decision.status().message());
-  if (!decision->allowed) return Status::resource_exhausted("the daily allowance is used up");
+  if (!decision->allowed) return Status::resource_exhausted(std::string(kAllowanceUsedUp));
   return Status();
 }
 
@@ -29,71 +28,50 @@ bool ServerMcpContext::has_ability(std::string_view ability) const {
 
 Result<Report> ServerMcpContext::scan(const Analyzer& analyzer,
                                       const adapters::McpScanRequest& request) {
-  const User& user = token_.user;
-  const std::int64_t now = unix_now();
-
-  std::optional<std::string> cached;
-  Sha256 cache_key{};
-  if (request.kind == Kind::kUrl) {
-    cache_key = url_cache_key(request.content);
-    Result<std::optional<std::string>> hit =
-        app_.store().url_cache_get(user.id, cache_key, now - kUrlCacheTtl.count());
-    if (!hit.ok()) return Status::unavailable(hit.status().message());
-    cached = std::move(*hit);
+  ScanRequest scan;
+  scan.kind = request.kind;
+  scan.content = std::string(request.content);
+  scan.locale = std::string(request.locale);
+  scan.retain_content = app_.options().retain_content;
+  // The store commits on its writer thread and calls back; this worker
+  // thread waits for that (never an I/O thread: see mcp_http.cc).
+  auto done = std::make_shared<std::promise<ScanOutcome>>();
+  std::future<ScanOutcome> finished = done->get_future();
+  run_scan_flow(app_, analyzer, token_.user, std::move(scan),
+                [done](ScanOutcome outcome) { done->set_value(std::move(outcome)); });
+  ScanOutcome outcome = finished.get();
+  switch (outcome.step) {
+    case ScanStep::kAllowance:
+      if (outcome.decision) return outcome.status;  // used up
+      [[fallthrough]];
+    case ScanStep::kUrlCache:
+    case ScanStep::kStore:
+      return Status::unavailable(outcome.status.message());
+    case ScanStep::kAnalysis:
+      return outcome.status;
+    case ScanStep::kDone:
+      break;
   }
-
-  Result<QuotaDecision> decision =
-      cached ? app_.quota().peek(user, now) : app_.quota().reserve(user, now);
-  if (Status refused = refusal(decision); !refused.ok()) return refused;
-  const bool counted = !cached;
-  const std::string day = decision->day;
-  const auto give_back = [&] {
-    if (counted) app_.quota().release(user.id, day);
-  };
-
-  Result<Report> report = analyzer.analyze(request.content, request.kind, request.locale);
-  if (!report.ok()) {
-    give_back();
-    return report;
-  }
-  std::optional<StoredReport::UrlCacheEntry> cache_entry;
-  set_cached(&*report, cached.has_value());
-  if (!cached && request.kind == Kind::kUrl) {
-    cache_entry = StoredReport::UrlCacheEntry{cache_key, url_reputations_json(*report), now};
-  }
-  if (Status stored = store(*report, request, counted, day, std::move(cache_entry)); !stored.ok()) {
-    give_back();
-    return stored;
-  }
-  return report;
+  return std::move(*outcome.report);
 }
 
 Status ServerMcpContext::record(const Report& report, const adapters::McpScanRequest& request) {
   const User& user = token_.user;
   Result<QuotaDecision> decision = app_.quota().reserve(user, unix_now());
   if (Status refused = refusal(decision); !refused.ok()) return refused;
-  Status stored = store(report, request, true, decision->day, std::nullopt);
+  Status stored = store(report, request, true, decision->day);
   if (!stored.ok()) app_.quota().release(user.id, decision->day);
   return stored;
 }
 
 Status ServerMcpContext::store(const Report& report, const adapters::McpScanRequest& request,
-                               bool counted, const std::string& day,
-                               std::optional<StoredReport::UrlCacheEntry> cache_entry) {
-  StoredReport stored;
-  stored.public_id = report.id;
-  stored.user_id = token_.user.id;
-  stored.kind = std::string(to_string(report.kind));
-  stored.verdict = std::string(to_string(report.verdict));
-  stored.created_at = report.created_at;
-  stored.report_json = adapters::report_to_json(report);
+                               bool counted, const std::string& day) {
+  StoredReport stored = stored_report(report, token_.user.id);
   if (app_.options().retain_content) stored.content = std::string(request.content);
   stored.counted = counted;
   stored.usage_day = day;
-  stored.url_cache = std::move(cache_entry);
 
-  // The store commits on its writer thread and calls back; this worker
-  // thread waits for that (never an I/O thread: see mcp_http.cc).
+  // As in scan(): wait here for the store's writer thread.
   auto done = std::make_shared<std::promise<Status>>();
   std::future<Status> result = done->get_future();
   app_.store().insert_report(std::move(stored),
@@ -104,7 +82,7 @@ Status ServerMcpContext::store(const Report& report, const adapters::McpScanRequ
 }
 
 Status ServerMcpContext::save(const Report& report, const adapters::McpScanRequest& request) {
-  return store(report, request, false, utc_day(unix_now()), std::nullopt);
+  return store(report, request, false, utc_day(unix_now()));
 }
 
 Result<std::vector<std::string>> ServerMcpContext::recent_reports(int limit) {

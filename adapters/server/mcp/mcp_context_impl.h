@@ -1,9 +1,9 @@
 // The MCP caller as scamcheckd sees it (common/mcp_context.h): the user of
-// the bearer token that sent the request. Tool scans run through the same
-// pipeline as POST /api/v1/scan — the URL cache, the user's DailyQuota
-// bucket and the durable store — so a scan through
-// MCP is one of the user's reports, counted once, listed by
-// GET /api/v1/reports (CONTRACT §5).
+// the bearer token that sent the request. Tool scans run the scan flow of
+// POST /api/v1/scan (api/scan_flow.h) — the URL cache, the user's
+// DailyQuota bucket and the durable store — so a scan through MCP is one of
+// the user's reports, counted once, listed by GET /api/v1/reports
+// (CONTRACT §5).
 //
 // One context serves one HTTP request, on a worker thread: its members
 // block until the store has the report durable, so they never run on an
@@ -53,7 +53,7 @@ class ServerMcpContext final : public adapters::McpContext {
   // Stores the report as the caller's and waits until it is durable (or
   // failed). `counted`/`day`: how it counts against the bucket.
   Status store(const Report& report, const adapters::McpScanRequest& request, bool counted,
-               const std::string& day, std::optional<StoredReport::UrlCacheEntry> cache_entry);
+               const std::string& day);
 
   App& app_;
   const TokenRecord& token_;
