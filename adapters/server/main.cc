@@ -44,28 +44,13 @@
 namespace scamcheck::server {
 namespace {
 
+// Exit codes: the adapters' one table (common/status_map.h, CONTRACT §8).
+using adapters::kExitSoftware;
+using adapters::kExitUsage;
 constexpr int kExitOk = 0;
-constexpr int kExitUsage = 64;
-constexpr int kExitData = 65;
-constexpr int kExitNoInput = 66;
-constexpr int kExitUnavailable = 69;
-constexpr int kExitSoftware = 70;
 
 int exit_for(const Status& status) {
-  switch (status.code()) {
-    case StatusCode::kOk:
-      return kExitOk;
-    case StatusCode::kInvalidArgument:
-    case StatusCode::kOutOfRange:
-      return kExitData;
-    case StatusCode::kNotFound:
-      return kExitNoInput;
-    case StatusCode::kUnavailable:
-    case StatusCode::kUnimplemented:
-      return kExitUnavailable;
-    default:
-      return kExitSoftware;
-  }
+  return status.ok() ? kExitOk : adapters::exit_code_for(status.code());
 }
 
 int fail(const Status& status) {
@@ -243,7 +228,7 @@ int serve(const ServeFlags& flags) {
                                       });
   if (!mcp.ok()) {
     std::fprintf(stderr, "scamcheckd: %s\n", mcp.status().message().c_str());
-    return exit_for(mcp.status()) == kExitData ? kExitUsage : exit_for(mcp.status());
+    return exit_for(mcp.status()) == adapters::kExitDataError ? kExitUsage : exit_for(mcp.status());
   }
   app.set_mcp(mcp->get());
   Router router(app);

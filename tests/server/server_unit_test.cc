@@ -10,6 +10,7 @@
 
 #include "auth/crypto.h"
 #include "auth/quota.h"
+#include "common/status_map.h"
 #include "feeds.h"
 #include "http/catalog.h"
 #include "http/openapi.h"
@@ -66,6 +67,18 @@ TEST_CASE("times and base64url") {
     CHECK(base64url_decode(base64url_encode(s)) == s);
   }
   CHECK_FALSE(base64url_decode("ab!c"));
+  CHECK(base64url_encode("\xfb\xff") == "-_8");  // URL-safe alphabet, no padding
+  CHECK(base64url_decode("-_8") == "\xfb\xff");
+}
+
+TEST_CASE("library statuses map to one HTTP status each") {
+  using adapters::http_status_for;
+  CHECK(http_status_for(StatusCode::kInvalidArgument) == 422);
+  CHECK(http_status_for(StatusCode::kOutOfRange) == 413);
+  CHECK(http_status_for(StatusCode::kDeadlineExceeded) == 504);
+  CHECK(http_status_for(StatusCode::kUnavailable) == 503);
+  CHECK(http_status_for(StatusCode::kUnimplemented) == 503);  // no 501 in the contract
+  CHECK(http_status_for(StatusCode::kInternal) == 500);
 }
 
 TEST_CASE("tokens and passwords") {

@@ -10,6 +10,7 @@
 #include "api/url_cache.h"
 #include "app.h"
 #include "common/report_json.h"
+#include "common/status_map.h"
 #include "http/multipart.h"
 #include "ids.h"
 #include "logging.h"
@@ -66,24 +67,25 @@ bool is_text_field(const std::string& value) {
   return value.size() <= kMaxFormTextBytes && adapters::is_valid_utf8(value);
 }
 
-// The answer to a failed analysis, by the library's status code.
+// The answer to a failed analysis of an upload: the status from the
+// adapters' table (common/status_map.h), the text from this route.
 Response analysis_problem(const App& app, const Exchange& ex, const Status& status) {
   const ProblemContext pc = ex.problem_context(app.catalog());
-  FieldErrors errors(app.catalog(), ex.locale);
-  switch (status.code()) {
-    case StatusCode::kInvalidArgument:
+  switch (const int http_status = adapters::http_status_for(status.code())) {
+    case 422: {
+      FieldErrors errors(app.catalog(), ex.locale);
       errors.add("file", "field.file_invalid");
       return validation_problem(pc, errors);
-    case StatusCode::kOutOfRange:
+    }
+    case 413:
       return problem(pc, 413, "detail.file_limits");
-    case StatusCode::kDeadlineExceeded:
+    case 504:
       return problem(pc, 504, "detail.analysis_timeout");
-    case StatusCode::kUnavailable:
-    case StatusCode::kUnimplemented:
+    case 503:
       LogLine(LogLevel::kWarn, "ocr_unavailable")
           .field("request_id", ex.request_id)
           .field("error", status.to_string());
-      return problem(pc, 503, "detail.ocr_unavailable");
+      return problem(pc, http_status, "detail.ocr_unavailable");
     default:
       LogLine(LogLevel::kError, "analysis_error")
           .field("request_id", ex.request_id)

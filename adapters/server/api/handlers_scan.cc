@@ -11,6 +11,7 @@
 #include "app.h"
 #include "common/base64.h"
 #include "common/report_json.h"
+#include "common/status_map.h"
 #include "http/router.h"
 #include "ids.h"
 #include "logging.h"
@@ -157,20 +158,25 @@ void handle_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
 
 namespace {
 
-// The answer to a failed analysis of a JSON body, by the library's status code.
+// The answer to a failed analysis of a JSON body: the status from the
+// adapters' table (common/status_map.h), the text from this route.
 Response analysis_problem(const App& app, const Exchange& ex, const Status& status) {
   const ProblemContext pc = ex.problem_context(app.catalog());
-  FieldErrors errors(app.catalog(), ex.locale);
-  switch (status.code()) {
-    case StatusCode::kInvalidArgument:
+  switch (const int http_status = adapters::http_status_for(status.code())) {
+    case 422: {
+      FieldErrors errors(app.catalog(), ex.locale);
       errors.add("content", "field.content_invalid");
       return validation_problem(pc, errors);
-    case StatusCode::kOutOfRange:
+    }
+    case 413:
       return problem(pc, 413, "detail.content_too_large",
                      {{"limit", std::to_string(kMaxContentBytes)}});
-    case StatusCode::kUnimplemented:
-      errors.add("kind", "field.kind_upload");
-      return validation_problem(pc, errors);
+    case 503:  // a provider the analysis needs, or a feature not in this build
+    case 504:
+      LogLine(LogLevel::kWarn, "analysis_unavailable")
+          .field("request_id", ex.request_id)
+          .field("error", status.to_string());
+      return problem(pc, http_status, "detail.unavailable");
     default:
       LogLine(LogLevel::kError, "analysis_error")
           .field("request_id", ex.request_id)

@@ -76,12 +76,12 @@ std::vector<RouteSpec> build_table() {
          "Problem",
          {"X-Request-ID"}},
         {503,
-         "The report could not be stored, OCR is not available, or too many uploads wait "
-         "(then with `Retry-After`).",
+         "The report could not be stored, the analysis (OCR, a provider) is not available, "
+         "or too many uploads wait (then with `Retry-After`).",
          kProblem,
          "Problem",
          {"X-Request-ID"}},
-        {504, "Reading the file took too long.", kProblem, "Problem", {"X-Request-ID"}},
+        {504, "The analysis took too long.", kProblem, "Problem", {"X-Request-ID"}},
     };
     r.handler = &handle_scan;
     routes.push_back(std::move(r));
