@@ -43,13 +43,6 @@ void add_check_api_routes(std::vector<RouteSpec>& routes);
 // (the counterpart of implied_responses() for the scan API).
 std::vector<ResponseSpec> implied_check_api_responses(const RouteSpec& route);
 
-// OpenAPI components of the check API.
-struct OpenApiComponent {
-  const char* name;
-  const char* json;
-};
-const std::vector<OpenApiComponent>& check_api_schemas();
-const std::vector<OpenApiComponent>& check_api_headers();
 // The operation's `security`: optional tokens are [{}, {bearerAuth: []}].
 void write_check_api_security(adapters::JsonWriter& w, const CheckApiRoute& route);
 

@@ -1,187 +1,59 @@
 #include "http/openapi.h"
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
-#include <cstring>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <string_view>
+#include <vector>
 
 #include "api/handlers_check_api.h"
 #include "common/report_json.h"
+#include "embedded_files.h"
 #include "scamcheck/version.h"
 #include "server_limits.h"
 
 namespace scamcheck::server {
 namespace {
 
-// JSON Schema 2020-12 of each component (OpenAPI 3.1 uses it unchanged).
-// The Report mirrors adapters/common/report_json.h, field for field.
-struct Component {
-  const char* name;
-  const char* schema;
-};
+// The components (JSON Schema 2020-12, which OpenAPI 3.1 uses unchanged,
+// and headers) of each API, written in this order. The Report's schema
+// mirrors adapters/common/report_json.h, field for field.
+constexpr std::string_view kComponentFiles[] = {"data/openapi/scan_api.json",
+                                                "data/openapi/check_api.json"};
 
-constexpr Component kSchemas[] = {
-    {"ScanRequest", R"({
-  "type": "object", "required": ["content"],
-  "properties": {
-    "kind": {"type": "string", "enum": ["text", "email", "url"], "default": "text",
-             "description": "text: SMS, chat, any plain text; email: a raw RFC 822 message; url: one URL. Images and documents are uploaded as multipart/form-data."},
-    "content": {"type": "string", "description": "The content; at most 65,536 bytes after decoding."},
-    "content_encoding": {"type": "string", "enum": ["utf-8", "base64"], "default": "utf-8",
-                         "description": "base64 sends raw bytes, e.g. an 8-bit email."},
-    "locale": {"type": "string", "description": "BCP 47 tag of the answer's language (de-AT falls back to de, unknown tags to en). Default: Accept-Language, then en."},
-    "hints": {"type": "object", "properties": {"source_app": {"type": "string"}}}
-  }})"},
-    {"ScanUpload", R"({
-  "type": "object", "required": ["file"],
-  "description": "An image or document upload (multipart/form-data; bodies at most 10 MiB plus 64 KiB). The first field of each name counts; text fields are UTF-8 of at most 256 bytes.",
-  "properties": {
-    "file": {"type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
-             "description": "The file's bytes, at most 10,485,760: an image (PNG, JPEG, WebP, GIF, TIFF, BMP) or a document (PDF, DOCX). Its filename and Content-Type are informative only. Never stored."},
-    "kind": {"type": "string", "enum": ["image", "document"],
-             "description": "Default: from the file's magic bytes. Text, emails and URLs are sent as application/json."},
-    "locale": {"type": "string", "description": "BCP 47 tag of the answer's language. Default: Accept-Language, then en."},
-    "source_app": {"type": "string", "description": "The app the file comes from (informative)."}
-  }})"},
-    {"Report", R"({
-  "type": "object",
-  "required": ["id", "kind", "locale", "verdict", "risk_score", "confidence", "summary_plain",
-               "actions", "signals", "urls", "model_used", "input_tokens", "output_tokens",
-               "created_at"],
-  "properties": {
-    "id": {"type": "string", "pattern": "^rpt_[0-9A-HJKMNP-TV-Z]{26}$"},
-    "kind": {"type": "string", "enum": ["text", "email", "url", "image", "document"]},
-    "locale": {"type": "string"},
-    "verdict": {"type": "string", "enum": ["safe", "suspicious", "danger"]},
-    "risk_score": {"type": "integer", "minimum": 0, "maximum": 100},
-    "confidence": {"type": "integer", "minimum": 0, "maximum": 100},
-    "summary_plain": {"type": "string"},
-    "actions": {"type": "array", "minItems": 1, "maxItems": 4,
-                "items": {"type": "object", "required": ["icon", "text"],
-                          "properties": {"icon": {"type": "string"}, "text": {"type": "string"}}}},
-    "signals": {"type": "array", "items": {"$ref": "#/components/schemas/Signal"}},
-    "urls": {"type": "array", "items": {"$ref": "#/components/schemas/UrlInfo"}},
-    "model_used": {"type": "string"},
-    "input_tokens": {"type": "integer", "minimum": 0},
-    "output_tokens": {"type": "integer", "minimum": 0},
-    "created_at": {"type": "string", "format": "date-time"},
-    "extracted_text": {"type": "string"}
-  }})"},
-    {"Signal", R"({
-  "type": "object",
-  "required": ["key", "severity", "evidence", "location", "span", "explanation"],
-  "properties": {
-    "key": {"type": "string", "pattern": "^[a-z0-9_]+$"},
-    "severity": {"type": "string", "enum": ["low", "medium", "high"]},
-    "evidence": {"type": "string"},
-    "location": {"type": "string"},
-    "span": {"type": "object", "required": ["start", "end"],
-             "properties": {"start": {"type": "integer", "minimum": 0},
-                            "end": {"type": "integer", "minimum": 0}}},
-    "explanation": {"type": "string"}
-  }})"},
-    {"UrlInfo", R"({
-  "type": "object", "required": ["url", "host", "registrable_domain", "reputation", "cached"],
-  "properties": {
-    "url": {"type": "string"},
-    "host": {"type": "string"},
-    "registrable_domain": {"type": "string"},
-    "reputation": {"type": "string", "enum": ["unknown", "clean", "malicious"],
-                   "description": "malicious when the URL or its host (or a parent domain of it) is in a feed of --feeds-dir, or a configured reputation service (Safe Browsing, URLhaus) lists it; clean when a service checked it and does not. Answers of the services are reused for 24 hours."},
-    "cached": {"type": "boolean", "description": "true when this report answers a repeated identical URL scan (kind url, same trimmed content, same user) from the 24-hour cache; such a scan is not counted. false on every counted scan."}
-  }})"},
-    {"ReportList", R"({
-  "type": "object", "required": ["data", "next_cursor"],
-  "properties": {
-    "data": {"type": "array", "items": {"$ref": "#/components/schemas/Report"}},
-    "next_cursor": {"type": ["string", "null"], "description": "Pass as `cursor` for the next page; null on the last page."}
-  }})"},
-    {"Health", R"({
-  "type": "object", "required": ["status", "version", "checks"],
-  "properties": {
-    "status": {"type": "string", "enum": ["ok", "degraded"]},
-    "version": {"type": "string"},
-    "checks": {"type": "object", "required": ["database", "ocr", "ai_provider"],
-               "properties": {
-                 "database": {"type": "string", "enum": ["ok", "unavailable"]},
-                 "ocr": {"type": "string", "enum": ["ok", "unavailable"]},
-                 "ai_provider": {"type": "string", "enum": ["ok", "unavailable", "disabled"]}}}
-  }})"},
-    {"Problem", R"({
-  "type": "object", "required": ["type", "title", "status", "detail", "instance"],
-  "description": "RFC 7807 problem document (application/problem+json).",
-  "properties": {
-    "type": {"type": "string", "enum": ["/problems/bad-request", "/problems/unauthorized",
-             "/problems/forbidden", "/problems/not-found", "/problems/method-not-allowed",
-             "/problems/payload-too-large", "/problems/unsupported-media-type",
-             "/problems/validation-error", "/problems/rate-limited",
-             "/problems/request-header-fields-too-large", "/problems/internal-error",
-             "/problems/unavailable"]},
-    "title": {"type": "string"},
-    "status": {"type": "integer"},
-    "detail": {"type": "string"},
-    "instance": {"type": "string", "description": "The request id (X-Request-ID)."}
-  }})"},
-    {"ValidationProblem", R"({
-  "allOf": [{"$ref": "#/components/schemas/Problem"}],
-  "type": "object", "required": ["errors"],
-  "properties": {
-    "errors": {"type": "object", "description": "Messages per request field.",
-               "additionalProperties": {"type": "array", "items": {"type": "string"}}}
-  }})"},
-    {"RateLimitProblem", R"({
-  "allOf": [{"$ref": "#/components/schemas/Problem"}],
-  "type": "object", "required": ["message", "retry_after"],
-  "properties": {
-    "message": {"type": "string"},
-    "retry_after": {"type": "integer", "minimum": 1, "description": "Seconds until the allowance renews (00:00 UTC)."}
-  }})"},
-    {"JsonRpcMessage", R"({
-  "description": "An MCP message (JSON-RPC 2.0): a request, a notification or a response to the server; a JSON array of them only in protocol revision 2025-03-26.",
-  "oneOf": [
-    {"type": "object", "required": ["jsonrpc"],
-     "properties": {"jsonrpc": {"const": "2.0"}, "id": {"type": ["string", "integer"]},
-                    "method": {"type": "string"}, "params": {"type": "object"}}},
-    {"type": "array", "minItems": 1, "items": {"type": "object"}}
-  ]})"},
-    {"JsonRpcResponse", R"({
-  "description": "The JSON-RPC 2.0 answer: an object with `result` or `error`, or (2025-03-26 batches) an array of them.",
-  "oneOf": [
-    {"$ref": "#/components/schemas/JsonRpcAnswer"},
-    {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/JsonRpcAnswer"}}
-  ]})"},
-    {"JsonRpcAnswer", R"({
-  "type": "object", "required": ["jsonrpc", "id"],
-  "properties": {
-    "jsonrpc": {"const": "2.0"},
-    "id": {"type": ["string", "integer", "null"]},
-    "result": {"type": "object"},
-    "error": {"type": "object", "required": ["code", "message"],
-              "properties": {"code": {"type": "integer"}, "message": {"type": "string"},
-                             "data": {}}}
-  },
-  "oneOf": [{"required": ["result"]}, {"required": ["error"]}]})"},
-    {"OpenApiDocument", R"({
-  "type": "object", "required": ["openapi", "info", "paths"],
-  "properties": {"openapi": {"type": "string"}}})"},
-};
-
-constexpr Component kHeaders[] = {
-    {"X-Request-ID",
-     R"({"description": "The client's X-Request-ID when it is 1-128 printable ASCII characters, otherwise a new ULID.", "schema": {"type": "string"}})"},
-    {"X-RateLimit-Remaining",
-     R"({"description": "Scan API: scans left today after this request; -1 when the plan is unlimited. Check API: requests left in the per-minute window that applied to this request.", "schema": {"type": "integer"}})"},
-    {"Retry-After",
-     R"({"description": "Seconds until the request would be allowed again (the daily allowance renews at 00:00 UTC).", "schema": {"type": "integer"}})"},
-    {"WWW-Authenticate", R"({"description": "Bearer", "schema": {"type": "string"}})"},
-    {"Allow", R"({"description": "The methods this path accepts.", "schema": {"type": "string"}})"},
-};
+// An embedded components file. It is part of the build, so a missing or
+// malformed one is a bug: the process stops with its name.
+rapidjson::Document load_components(std::string_view path) {
+  rapidjson::Document doc;
+  for (const EmbeddedFile& file : embedded_files()) {
+    if (file.path != path) continue;
+    doc.Parse(file.content.data(), file.content.size());
+    if (!doc.HasParseError() && doc.IsObject() && doc.HasMember("schemas") &&
+        doc["schemas"].IsObject() && doc.HasMember("headers") && doc["headers"].IsObject()) {
+      return doc;
+    }
+    break;
+  }
+  std::fprintf(stderr, "scamcheckd: %.*s is missing or malformed\n", static_cast<int>(path.size()),
+               path.data());
+  std::abort();
+}
 
 using Writer = adapters::JsonWriter;
 
 void key(Writer& w, std::string_view k) { adapters::write_json_key(w, k); }
 void str(Writer& w, std::string_view v) { adapters::write_json_string(w, v); }
-void raw(Writer& w, const char* json) {
-  w.RawValue(json, std::strlen(json), rapidjson::kObjectType);
+// Writes the members of `group` ("schemas" or "headers") of every file.
+void write_components(Writer& w, const std::vector<rapidjson::Document>& files, const char* group) {
+  for (const rapidjson::Document& file : files) {
+    for (const auto& member : file[group].GetObject()) {
+      key(w, std::string_view(member.name.GetString(), member.name.GetStringLength()));
+      member.value.Accept(w);
+    }
+  }
 }
 void ref(Writer& w, std::string_view kind, std::string_view name) {
   w.StartObject();
@@ -398,29 +270,17 @@ std::string generate_openapi(const std::vector<RouteSpec>& routes) {
   }
   w.EndObject();
 
+  std::vector<rapidjson::Document> components;
+  for (std::string_view path : kComponentFiles) components.push_back(load_components(path));
   key(w, "components");
   w.StartObject();
   key(w, "schemas");
   w.StartObject();
-  for (const auto& c : kSchemas) {
-    key(w, c.name);
-    raw(w, c.schema);
-  }
-  for (const auto& c : check_api_schemas()) {
-    key(w, c.name);
-    raw(w, c.json);
-  }
+  write_components(w, components, "schemas");
   w.EndObject();
   key(w, "headers");
   w.StartObject();
-  for (const auto& c : kHeaders) {
-    key(w, c.name);
-    raw(w, c.schema);
-  }
-  for (const auto& c : check_api_headers()) {
-    key(w, c.name);
-    raw(w, c.json);
-  }
+  write_components(w, components, "headers");
   w.EndObject();
   key(w, "securitySchemes");
   w.StartObject();
