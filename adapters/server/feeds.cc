@@ -1,10 +1,12 @@
 #include "feeds.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
+#include "ascii.h"
 #include "logging.h"
 #include "server_limits.h"
 
@@ -13,28 +15,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) {
-    s.remove_prefix(1);
-  }
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-void lower_ascii(std::string* s, std::size_t begin, std::size_t end) {
-  for (std::size_t i = begin; i < end && i < s->size(); ++i) {
-    char& c = (*s)[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-}
-
-std::string lower_copy(std::string_view s) {
-  std::string out(s);
-  lower_ascii(&out, 0, out.size());
-  return out;
-}
+// Feed lines: blanks and a CR of CRLF line ends.
+std::string_view trim(std::string_view s) { return trim_ascii(s, " \t\r"); }
 
 }  // namespace
 
@@ -43,12 +25,11 @@ std::string FeedSet::normalize_url(std::string_view url) {
   if (const std::size_t hash = url.find('#'); hash != std::string_view::npos) {
     url = url.substr(0, hash);
   }
-  std::string out(url);
-  const std::size_t scheme_end = out.find("://");
-  const std::size_t host_begin = scheme_end == std::string::npos ? 0 : scheme_end + 3;
-  std::size_t host_end = out.find_first_of("/?", host_begin);
-  if (host_end == std::string::npos) host_end = out.size();
-  lower_ascii(&out, 0, host_end);
+  const std::size_t scheme_end = url.find("://");
+  const std::size_t host_begin = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  const std::size_t host_end = std::min(url.find_first_of("/?", host_begin), url.size());
+  std::string out = lower_ascii(url.substr(0, host_end));  // scheme and host
+  out.append(url.substr(host_end));
   if (out.size() == host_end + 1 && out.back() == '/') out.pop_back();
   return out;
 }
@@ -65,7 +46,7 @@ void FeedSet::add_text(std::string_view text) {
     if (line.find("://") != std::string_view::npos) {
       urls_.insert(normalize_url(line));
     } else if (line.find('/') == std::string_view::npos) {
-      std::string domain = lower_copy(line);
+      std::string domain = lower_ascii(line);
       while (!domain.empty() && domain.back() == '.') domain.pop_back();
       if (!domain.empty()) domains_.insert(std::move(domain));
     } else {
@@ -92,7 +73,7 @@ bool FeedSet::malicious(std::string_view url) const {
   if (domains_.empty()) return false;
   // The host and each parent domain down to two labels: "bad.example"
   // covers "www.bad.example".
-  const std::string host = lower_copy(host_of(url));
+  const std::string host = lower_ascii(host_of(url));
   std::string_view candidate = host;
   while (!candidate.empty()) {
     if (domains_.count(std::string(candidate))) return true;

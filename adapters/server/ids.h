@@ -29,8 +29,9 @@ std::string utc_day(std::int64_t unix_seconds);
 // Seconds from `unix_seconds` to the next 00:00 UTC (1-86400).
 std::int64_t seconds_until_utc_midnight(std::int64_t unix_seconds);
 
-// Unpadded base64url (RFC 4648 §5) of `bytes`, and back. decode returns
-// nullopt on any character outside the alphabet.
+// Unpadded base64url (RFC 4648 §5) of `bytes`, and back (libsodium).
+// decode returns nullopt on any character outside the alphabet, padding, or
+// a length or trailing bits no encoder produces.
 std::string base64url_encode(std::string_view bytes);
 std::optional<std::string> base64url_decode(std::string_view text);
 

@@ -5,6 +5,7 @@
 
 #include <charconv>
 
+#include "ascii.h"
 #include "auth/auth.h"
 #include "common/problem_json.h"
 #include "common/report_json.h"
@@ -199,13 +200,7 @@ bool is_uuid(std::string_view v) {
   return true;
 }
 
-std::string to_lower_uuid(std::string_view uuid) {
-  std::string out(uuid);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+std::string to_lower_uuid(std::string_view uuid) { return lower_ascii(uuid); }
 
 std::string loggable_path(std::string_view path) {
   constexpr std::string_view kWebhook = "/api/webhooks/analysis-result/";

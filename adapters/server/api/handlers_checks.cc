@@ -3,10 +3,10 @@
 // (POST /api/webhooks/analysis-result/{secret}).
 #include <simdjson.h>
 
-#include <cctype>
 
 #include "api/check_api.h"
 #include "api/handlers_check_api.h"
+#include "ascii.h"
 #include "common/base64.h"
 #include "common/report_json.h"
 #include "ids.h"
@@ -23,16 +23,11 @@ constexpr std::size_t kMaxUrlBytes = 2048;
 constexpr std::size_t kMaxExplanationBytes = 16 * 1024;
 constexpr std::size_t kMaxIndicators = 50;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return trim_ascii(s); }
 
 // An absolute http(s) URL with a host and no spaces or control characters.
 bool is_http_url(std::string_view url) {
-  std::string lower(url.substr(0, 8));
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = lower_ascii(url.substr(0, 8));
   std::size_t rest;
   if (lower.rfind("http://", 0) == 0) {
     rest = 7;

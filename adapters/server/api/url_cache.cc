@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ascii.h"
 #include "common/report_json.h"
 #include "ids.h"
 #include "logging.h"
@@ -9,14 +10,7 @@
 
 namespace scamcheck::server {
 
-std::string_view trim_ascii_space(std::string_view s) {
-  const auto space = [](char c) {
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
-  };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim_ascii_space(std::string_view s) { return trim_ascii(s); }
 
 Sha256 url_cache_key(std::string_view content) {
   return sha256("url\n" + std::string(trim_ascii_space(content)));

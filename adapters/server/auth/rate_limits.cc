@@ -3,6 +3,8 @@
 #include <boost/asio/ip/address.hpp>
 #include <charconv>
 
+#include "ascii.h"
+
 namespace scamcheck::server {
 namespace {
 
@@ -21,11 +23,7 @@ bool to_bytes(std::string_view text, std::array<unsigned char, 16>* out) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return trim_ascii(s, kHttpSpace); }
 
 }  // namespace
 

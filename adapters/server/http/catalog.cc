@@ -5,24 +5,13 @@
 
 #include <cstdlib>
 
+#include "ascii.h"
 #include "embedded_files.h"
 
 namespace scamcheck::server {
 namespace {
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+std::string_view trim(std::string_view s) { return trim_ascii(s, kHttpSpace); }
 
 }  // namespace
 
