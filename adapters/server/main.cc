@@ -26,9 +26,9 @@
 #include "api/url_cache.h"
 #include "app.h"
 #include "auth/crypto.h"
+#include "common/feeds.h"
 #include "common/provider_flags.h"
 #include "common/status_map.h"
-#include "feeds.h"
 #include "http/catalog.h"
 #include "http/http_server.h"
 #include "http/multipart.h"
@@ -51,6 +51,19 @@ constexpr int kExitOk = 0;
 
 int exit_for(const Status& status) {
   return status.ok() ? kExitOk : adapters::exit_code_for(status.code());
+}
+
+// The feeds' log lines: a warning when the directory could not be listed,
+// then what was loaded.
+void log_feeds_load(const adapters::FeedsLoad& load) {
+  if (!load.error.empty()) {
+    LogLine(LogLevel::kWarn, "feeds_unreadable").field("dir", load.dir).field("error", load.error);
+  }
+  LogLine(LogLevel::kNotice, "feeds_loaded")
+      .field("dir", load.dir)
+      .field("files", load.files)
+      .field("urls", load.urls)
+      .field("domains", load.domains);
 }
 
 int fail(const Status& status) {
@@ -191,9 +204,9 @@ int serve(const ServeFlags& flags) {
   // are asked on every report.
   if (options.url_reputation)
     options.reputation_store = std::make_shared<StoredReputations>(**store);
-  std::shared_ptr<Feeds> feeds;
+  std::shared_ptr<adapters::Feeds> feeds;
   if (!flags.feeds_dir.empty()) {
-    feeds = std::make_shared<Feeds>(flags.feeds_dir);
+    feeds = std::make_shared<adapters::Feeds>(flags.feeds_dir, log_feeds_load, kFeedPollInterval);
     feeds->start();
     options.local_reputation = feeds;
   }

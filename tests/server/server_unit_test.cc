@@ -10,8 +10,8 @@
 
 #include "auth/crypto.h"
 #include "auth/quota.h"
+#include "common/feeds.h"
 #include "common/status_map.h"
-#include "feeds.h"
 #include "http/catalog.h"
 #include "http/openapi.h"
 #include "http/route_table.h"
@@ -98,7 +98,7 @@ TEST_CASE("tokens and passwords") {
 }
 
 TEST_CASE("feed lookups: URL entries exact, domain entries cover subdomains") {
-  FeedSet feeds;
+  adapters::FeedSet feeds;
   feeds.add_text(
       "# URLhaus\n"
       "http://Evil.Example.net/Path/x.exe\r\n"

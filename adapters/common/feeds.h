@@ -1,4 +1,5 @@
-// URL reputation from local feed files (`serve --feeds-dir DIR`): every
+// URL reputation from local feed files (scamcheckd's `serve --feeds-dir
+// DIR`; any adapter may set it as Options::local_reputation): every
 // regular file in DIR is a list with one entry per line, in the plain text
 // formats of OpenPhish (feed.txt: one URL per line) and URLhaus (text
 // export: "#" comment lines, one URL per line). A line without a scheme and
@@ -12,12 +13,15 @@
 //
 // The directory is read at start and polled for changes (file added,
 // removed, resized or touched); a changed set replaces the old one
-// atomically, so lookups never see a half-loaded feed.
-#ifndef SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_
-#define SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_
+// atomically, so lookups never see a half-loaded feed. Each load is
+// reported to the owner's callback (the server logs it).
+#ifndef SCAMCHECK_ADAPTERS_COMMON_FEEDS_H_
+#define SCAMCHECK_ADAPTERS_COMMON_FEEDS_H_
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -29,7 +33,7 @@
 #include "scamcheck/providers.h"
 #include "scamcheck/report.h"
 
-namespace scamcheck::server {
+namespace scamcheck::adapters {
 
 // One loaded set of feeds. Immutable; thread-safe.
 class FeedSet {
@@ -52,10 +56,22 @@ class FeedSet {
   std::unordered_set<std::string> domains_;
 };
 
+// What one load of the directory found.
+struct FeedsLoad {
+  const std::string& dir;
+  std::string error;  // the directory could not be listed (fully); else ""
+  std::size_t files = 0;
+  std::size_t urls = 0;
+  std::size_t domains = 0;
+};
+
 class Feeds final : public UrlReputation {
  public:
-  // `dir` empty: no feeds, every lookup is "unknown".
-  explicit Feeds(std::string dir);
+  // `dir` empty: no feeds, every lookup is "unknown". `on_load` (may be
+  // empty) is called after every load, on the thread that loaded;
+  // `poll_interval`: how often the directory is checked for changes.
+  explicit Feeds(std::string dir, std::function<void(const FeedsLoad&)> on_load = {},
+                 std::chrono::milliseconds poll_interval = std::chrono::seconds(2));
   ~Feeds() override;
   Feeds(const Feeds&) = delete;
   Feeds& operator=(const Feeds&) = delete;
@@ -73,6 +89,8 @@ class Feeds final : public UrlReputation {
   void watch();
 
   std::string dir_;
+  std::function<void(const FeedsLoad&)> on_load_;
+  std::chrono::milliseconds poll_interval_;
   mutable std::mutex mutex_;
   std::shared_ptr<const FeedSet> current_;
   std::uint64_t fingerprint_ = 0;
@@ -81,6 +99,6 @@ class Feeds final : public UrlReputation {
   std::thread watcher_;
 };
 
-}  // namespace scamcheck::server
+}  // namespace scamcheck::adapters
 
-#endif  // SCAMCHECK_ADAPTERS_SERVER_FEEDS_H_
+#endif  // SCAMCHECK_ADAPTERS_COMMON_FEEDS_H_

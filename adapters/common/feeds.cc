@@ -1,4 +1,4 @@
-#include "feeds.h"
+#include "common/feeds.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -6,17 +6,26 @@
 #include <sstream>
 #include <vector>
 
-#include "ascii.h"
-#include "logging.h"
-#include "server_limits.h"
-
-namespace scamcheck::server {
+namespace scamcheck::adapters {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Feed lines: blanks and a CR of CRLF line ends.
-std::string_view trim(std::string_view s) { return trim_ascii(s, " \t\r"); }
+// Feed lines: blanks and a CR of CRLF line ends. (These two helpers go to
+// common/ascii.h once it exists.)
+std::string_view trim(std::string_view s) {
+  const std::size_t begin = s.find_first_not_of(" \t\r");
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -85,7 +94,12 @@ bool FeedSet::malicious(std::string_view url) const {
   return false;
 }
 
-Feeds::Feeds(std::string dir) : dir_(std::move(dir)), current_(std::make_shared<FeedSet>()) {}
+Feeds::Feeds(std::string dir, std::function<void(const FeedsLoad&)> on_load,
+             std::chrono::milliseconds poll_interval)
+    : dir_(std::move(dir)),
+      on_load_(std::move(on_load)),
+      poll_interval_(poll_interval),
+      current_(std::make_shared<FeedSet>()) {}
 
 Feeds::~Feeds() {
   {
@@ -138,27 +152,26 @@ void Feeds::reload() {
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     if (entry.is_regular_file(ec)) files.push_back(entry.path());
   }
-  if (ec) {
-    LogLine(LogLevel::kWarn, "feeds_unreadable").field("dir", dir_).field("error", ec.message());
-  }
   for (const fs::path& path : files) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
     set->add_text(text.str());
   }
-  LogLine(LogLevel::kNotice, "feeds_loaded")
-      .field("dir", dir_)
-      .field("files", files.size())
-      .field("urls", set->url_count())
-      .field("domains", set->domain_count());
+  if (on_load_) {
+    on_load_(FeedsLoad{.dir = dir_,
+                       .error = ec ? ec.message() : std::string(),
+                       .files = files.size(),
+                       .urls = set->url_count(),
+                       .domains = set->domain_count()});
+  }
   std::lock_guard lock(mutex_);
   current_ = std::move(set);
 }
 
 void Feeds::watch() {
   std::unique_lock lock(mutex_);
-  while (!stop_cv_.wait_for(lock, kFeedPollInterval, [this] { return stopping_; })) {
+  while (!stop_cv_.wait_for(lock, poll_interval_, [this] { return stopping_; })) {
     lock.unlock();
     const std::uint64_t now = fingerprint();
     if (now != fingerprint_) {
@@ -169,4 +182,4 @@ void Feeds::watch() {
   }
 }
 
-}  // namespace scamcheck::server
+}  // namespace scamcheck::adapters
