@@ -57,6 +57,21 @@ std::string new_ulid() {
   return out;
 }
 
+std::string new_uuid_v4() {
+  unsigned char bytes[16];
+  randombytes_buf(bytes, sizeof bytes);
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0F) | 0x40);  // version 4
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3F) | 0x80);  // RFC variant
+  char hex[2 * sizeof bytes + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  std::string out;
+  for (std::size_t i = 0; i < 2 * sizeof bytes; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out.push_back('-');  // 8-4-4-4-12
+    out.push_back(hex[i]);
+  }
+  return out;
+}
+
 bool is_echoable_request_id(std::string_view id) {
   if (id.empty() || id.size() > 128) return false;
   for (char c : id) {

@@ -14,6 +14,10 @@ namespace scamcheck::server {
 // 80 random bits (libsodium's generator). Thread-safe.
 std::string new_ulid();
 
+// A random UUID v4 (RFC 9562), lower case: 122 bits of libsodium's
+// randombytes_buf(), hex-encoded by sodium_bin2hex().
+std::string new_uuid_v4();
+
 // True when `id` may be echoed as X-Request-ID: 1-128 printable ASCII
 // characters (0x20-0x7E) (CONTRACT §2).
 bool is_echoable_request_id(std::string_view id);

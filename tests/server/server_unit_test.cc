@@ -58,6 +58,21 @@ TEST_CASE("ULIDs and request ids") {
   CHECK_FALSE(is_echoable_request_id("caf\xc3\xa9"));
 }
 
+TEST_CASE("UUID v4: 8-4-4-4-12 lower-case hex, version 4, RFC variant") {
+  const std::string a = new_uuid_v4();
+  REQUIRE(a.size() == 36);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      CHECK(a[i] == '-');
+    } else {
+      CHECK(std::string_view("0123456789abcdef").find(a[i]) != std::string_view::npos);
+    }
+  }
+  CHECK(a[14] == '4');
+  CHECK(std::string_view("89ab").find(a[19]) != std::string_view::npos);
+  CHECK(new_uuid_v4() != a);
+}
+
 TEST_CASE("times and base64url") {
   CHECK(iso8601(0) == "1970-01-01T00:00:00Z");
   CHECK(utc_day(86400 * 365) == "1971-01-01");

@@ -1,7 +1,6 @@
 #include "api/check_api.h"
 
 #include <simdjson.h>
-#include <sodium.h>
 
 #include <charconv>
 
@@ -173,21 +172,6 @@ std::string_view risk_color(std::string_view level) {
 }
 
 std::string risk_text_key(std::string_view level) { return "risk." + std::string(level); }
-
-std::string new_uuid_v4() {
-  unsigned char b[16];
-  randombytes_buf(b, sizeof b);
-  b[6] = static_cast<unsigned char>((b[6] & 0x0F) | 0x40);
-  b[8] = static_cast<unsigned char>((b[8] & 0x3F) | 0x80);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHex[b[i] >> 4]);
-    out.push_back(kHex[b[i] & 0x0F]);
-  }
-  return out;
-}
 
 bool is_uuid(std::string_view v) {
   if (v.size() != 36) return false;

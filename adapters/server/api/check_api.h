@@ -110,8 +110,6 @@ std::string_view risk_color(std::string_view level);
 // The catalog key of the level's risk_text.
 std::string risk_text_key(std::string_view level);
 
-// A random UUID v4, lower case.
-std::string new_uuid_v4();
 // True for a UUID in 8-4-4-4-12 hex form (any case).
 bool is_uuid(std::string_view value);
 // The UUID in lower case (how the store keeps them).
