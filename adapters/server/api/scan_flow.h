@@ -56,8 +56,8 @@ struct ScanOutcome {
   Status status;
   std::optional<QuotaDecision> decision;  // from the allowance on
   bool counted = false;                   // whether the scan took a unit
-  std::optional<Report> report;           // from the analysis on
-  std::string report_json;                // kDone only
+  std::optional<Report> report;           // once analysed (kStore, kDone)
+  std::string report_json;                // its JSON, the answer's body
 };
 
 // Runs `request` as `user`'s scan with `analyzer` on the calling thread and
