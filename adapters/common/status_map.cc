@@ -46,9 +46,8 @@ int http_status_for(StatusCode code) {
     case StatusCode::kDeadlineExceeded:
       return 504;
     case StatusCode::kUnavailable:
-      return 503;
     case StatusCode::kUnimplemented:
-      return 501;
+      return 503;
     case StatusCode::kOk:
     case StatusCode::kInternal:
       break;

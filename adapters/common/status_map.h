@@ -28,7 +28,9 @@ int exit_code_for(StatusCode code);
 
 // The HTTP status for a non-OK StatusCode: invalid_argument 422, out_of_range
 // 413, not_found 404, resource_exhausted 429, deadline_exceeded 504,
-// unavailable 503, unimplemented 501, internal (and kOk) 500.
+// unavailable and unimplemented 503 (a feature not in this build is
+// "/problems/unavailable": the contract's problem table has no 501),
+// internal (and kOk) 500.
 int http_status_for(StatusCode code);
 
 }  // namespace scamcheck::adapters

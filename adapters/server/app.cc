@@ -1,6 +1,6 @@
 #include "app.h"
 
-#include "openapi.h"
+#include "http/openapi.h"
 
 namespace scamcheck::server {
 

@@ -9,13 +9,13 @@
 #include <string>
 #include <unordered_map>
 
-#include "catalog.h"
-#include "http_types.h"
-#include "problems.h"
-#include "quota.h"
-#include "route_table.h"
+#include "auth/quota.h"
+#include "http/catalog.h"
+#include "http/http_types.h"
+#include "http/problems.h"
+#include "http/route_table.h"
 #include "scamcheck/scamcheck.h"
-#include "store.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 

@@ -10,7 +10,7 @@ namespace scamcheck::server {
 namespace {
 
 constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr int kBase64Url = sodium_base64_VARIANT_URLSAFE_NO_PADDING;
 
 std::tm utc_tm(std::int64_t unix_seconds) {
   const std::time_t t = static_cast<std::time_t>(unix_seconds);
@@ -57,6 +57,21 @@ std::string new_ulid() {
   return out;
 }
 
+std::string new_uuid_v4() {
+  unsigned char bytes[16];
+  randombytes_buf(bytes, sizeof bytes);
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0F) | 0x40);  // version 4
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3F) | 0x80);  // RFC variant
+  char hex[2 * sizeof bytes + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  std::string out;
+  for (std::size_t i = 0; i < 2 * sizeof bytes; ++i) {
+    if (i == 8 || i == 12 || i == 16 || i == 20) out.push_back('-');  // 8-4-4-4-12
+    out.push_back(hex[i]);
+  }
+  return out;
+}
+
 bool is_echoable_request_id(std::string_view id) {
   if (id.empty() || id.size() > 128) return false;
   for (char c : id) {
@@ -94,48 +109,21 @@ std::int64_t seconds_until_utc_midnight(std::int64_t unix_seconds) {
 }
 
 std::string base64url_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() * 4 + 2) / 3);
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (unsigned char c : bytes) {
-    buffer = (buffer << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out.push_back(kBase64Url[(buffer >> bits) & 63u]);
-    }
-  }
-  if (bits > 0) out.push_back(kBase64Url[(buffer << (6 - bits)) & 63u]);
+  std::string out(sodium_base64_ENCODED_LEN(bytes.size(), kBase64Url), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                    bytes.size(), kBase64Url);
+  out.pop_back();  // the terminating NUL
   return out;
 }
 
 std::optional<std::string> base64url_decode(std::string_view text) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  for (char c : text) {
-    int v;
-    if (c >= 'A' && c <= 'Z') {
-      v = c - 'A';
-    } else if (c >= 'a' && c <= 'z') {
-      v = c - 'a' + 26;
-    } else if (c >= '0' && c <= '9') {
-      v = c - '0' + 52;
-    } else if (c == '-') {
-      v = 62;
-    } else if (c == '_') {
-      v = 63;
-    } else {
-      return std::nullopt;
-    }
-    buffer = (buffer << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
-    }
+  std::string out(text.size() / 4 * 3 + 3, '\0');
+  std::size_t size = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), text.data(),
+                        text.size(), nullptr, &size, nullptr, kBase64Url) != 0) {
+    return std::nullopt;
   }
+  out.resize(size);
   return out;
 }
 

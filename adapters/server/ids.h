@@ -14,6 +14,10 @@ namespace scamcheck::server {
 // 80 random bits (libsodium's generator). Thread-safe.
 std::string new_ulid();
 
+// A random UUID v4 (RFC 9562), lower case: 122 bits of libsodium's
+// randombytes_buf(), hex-encoded by sodium_bin2hex().
+std::string new_uuid_v4();
+
 // True when `id` may be echoed as X-Request-ID: 1-128 printable ASCII
 // characters (0x20-0x7E) (CONTRACT §2).
 bool is_echoable_request_id(std::string_view id);
@@ -29,8 +33,9 @@ std::string utc_day(std::int64_t unix_seconds);
 // Seconds from `unix_seconds` to the next 00:00 UTC (1-86400).
 std::int64_t seconds_until_utc_midnight(std::int64_t unix_seconds);
 
-// Unpadded base64url (RFC 4648 §5) of `bytes`, and back. decode returns
-// nullopt on any character outside the alphabet.
+// Unpadded base64url (RFC 4648 §5) of `bytes`, and back (libsodium).
+// decode returns nullopt on any character outside the alphabet, padding, or
+// a length or trailing bits no encoder produces.
 std::string base64url_encode(std::string_view bytes);
 std::optional<std::string> base64url_decode(std::string_view text);
 

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <ctime>
 
 #include "common/report_json.h"
@@ -29,14 +30,6 @@ std::string_view level_name(LogLevel level) {
       return "error";
   }
   return "info";
-}
-
-// `text` as a JSON string literal (escaped, invalid UTF-8 replaced).
-void append_json_string(std::string* out, std::string_view text) {
-  rapidjson::StringBuffer buffer;
-  adapters::JsonWriter writer(buffer);
-  adapters::write_json_string(writer, text);
-  out->append(buffer.GetString(), buffer.GetSize());
 }
 
 std::string timestamp() {
@@ -81,41 +74,36 @@ bool init_logging(std::string_view level) {
 
 bool log_enabled(LogLevel level) { return static_cast<int>(level) >= g_level.load(); }
 
-LogLine::LogLine(LogLevel level, std::string_view event)
-    : level_(level), enabled_(log_enabled(level)) {
+LogLine::LogLine(LogLevel level, std::string_view event) : enabled_(log_enabled(level)) {
   if (!enabled_) return;
-  json_.reserve(256);
-  json_ = "{\"ts\":\"" + timestamp() + "\",\"level\":\"";
-  json_ += level_name(level);
-  json_ += "\",\"event\":";
-  append_json_string(&json_, event);
+  json_.StartObject();
+  field("ts", timestamp());
+  field("level", level_name(level));
+  field("event", event);
 }
 
 LogLine::~LogLine() {
   if (!enabled_) return;
-  json_.push_back('}');
+  json_.EndObject();
+  const std::string_view line(buffer_.GetString(), buffer_.GetSize());
   if (g_logger) {
-    g_logger->info("{}", json_);
+    g_logger->info("{}", line);
   } else {
-    std::fprintf(stderr, "%s\n", json_.c_str());
+    std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
   }
 }
 
 LogLine& LogLine::field(std::string_view key, std::string_view value) {
   if (!enabled_) return *this;
-  json_.push_back(',');
-  append_json_string(&json_, key);
-  json_.push_back(':');
-  append_json_string(&json_, value);
+  adapters::write_json_key(json_, key);
+  adapters::write_json_string(json_, value);
   return *this;
 }
 
 LogLine& LogLine::field(std::string_view key, std::int64_t value) {
   if (!enabled_) return *this;
-  json_.push_back(',');
-  append_json_string(&json_, key);
-  json_.push_back(':');
-  json_ += std::to_string(value);
+  adapters::write_json_key(json_, key);
+  json_.Int64(value);
   return *this;
 }
 

@@ -6,6 +6,9 @@
 #ifndef SCAMCHECK_ADAPTERS_SERVER_LOGGING_H_
 #define SCAMCHECK_ADAPTERS_SERVER_LOGGING_H_
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,7 +24,8 @@ enum class LogLevel { kDebug = 0, kInfo = 1, kNotice = 2, kWarn = 3, kError = 4 
 bool init_logging(std::string_view level);
 bool log_enabled(LogLevel level);
 
-// Builds one log line; emitted when it goes out of scope.
+// Builds one log line with RapidJSON (strings escaped, invalid UTF-8
+// replaced); emitted when it goes out of scope.
 //   LogLine(LogLevel::kInfo, "request").field("request_id", id).field("status", 200);
 class LogLine {
  public:
@@ -46,9 +50,9 @@ class LogLine {
   }
 
  private:
-  LogLevel level_;
   bool enabled_;
-  std::string json_;
+  rapidjson::StringBuffer buffer_;
+  rapidjson::Writer<rapidjson::StringBuffer> json_{buffer_};
 };
 
 }  // namespace scamcheck::server

@@ -21,51 +21,49 @@
 #include <thread>
 #include <vector>
 
+#include "api/check_api.h"
+#include "api/file_scans.h"
+#include "api/url_cache.h"
 #include "app.h"
-#include "catalog.h"
-#include "check_api.h"
+#include "auth/crypto.h"
+#include "common/feeds.h"
 #include "common/provider_flags.h"
 #include "common/status_map.h"
-#include "crypto.h"
-#include "feeds.h"
-#include "file_scans.h"
-#include "http_server.h"
+#include "http/catalog.h"
+#include "http/http_server.h"
+#include "http/multipart.h"
+#include "http/router.h"
+#include "jobs/workflow.h"
 #include "logging.h"
-#include "mcp_http.h"
-#include "multipart.h"
+#include "mcp/mcp_http.h"
 #include "operator_commands.h"
-#include "router.h"
 #include "scamcheck/scamcheck.h"
 #include "server_limits.h"
-#include "store.h"
-#include "url_cache.h"
-#include "workflow.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 namespace {
 
+// Exit codes: the adapters' one table (common/status_map.h, CONTRACT §8).
+using adapters::kExitSoftware;
+using adapters::kExitUsage;
 constexpr int kExitOk = 0;
-constexpr int kExitUsage = 64;
-constexpr int kExitData = 65;
-constexpr int kExitNoInput = 66;
-constexpr int kExitUnavailable = 69;
-constexpr int kExitSoftware = 70;
 
 int exit_for(const Status& status) {
-  switch (status.code()) {
-    case StatusCode::kOk:
-      return kExitOk;
-    case StatusCode::kInvalidArgument:
-    case StatusCode::kOutOfRange:
-      return kExitData;
-    case StatusCode::kNotFound:
-      return kExitNoInput;
-    case StatusCode::kUnavailable:
-    case StatusCode::kUnimplemented:
-      return kExitUnavailable;
-    default:
-      return kExitSoftware;
+  return status.ok() ? kExitOk : adapters::exit_code_for(status.code());
+}
+
+// The feeds' log lines: a warning when the directory could not be listed,
+// then what was loaded.
+void log_feeds_load(const adapters::FeedsLoad& load) {
+  if (!load.error.empty()) {
+    LogLine(LogLevel::kWarn, "feeds_unreadable").field("dir", load.dir).field("error", load.error);
   }
+  LogLine(LogLevel::kNotice, "feeds_loaded")
+      .field("dir", load.dir)
+      .field("files", load.files)
+      .field("urls", load.urls)
+      .field("domains", load.domains);
 }
 
 int fail(const Status& status) {
@@ -206,9 +204,9 @@ int serve(const ServeFlags& flags) {
   // are asked on every report.
   if (options.url_reputation)
     options.reputation_store = std::make_shared<StoredReputations>(**store);
-  std::shared_ptr<Feeds> feeds;
+  std::shared_ptr<adapters::Feeds> feeds;
   if (!flags.feeds_dir.empty()) {
-    feeds = std::make_shared<Feeds>(flags.feeds_dir);
+    feeds = std::make_shared<adapters::Feeds>(flags.feeds_dir, log_feeds_load, kFeedPollInterval);
     feeds->start();
     options.local_reputation = feeds;
   }
@@ -243,7 +241,7 @@ int serve(const ServeFlags& flags) {
                                       });
   if (!mcp.ok()) {
     std::fprintf(stderr, "scamcheckd: %s\n", mcp.status().message().c_str());
-    return exit_for(mcp.status()) == kExitData ? kExitUsage : exit_for(mcp.status());
+    return exit_for(mcp.status()) == adapters::kExitDataError ? kExitUsage : exit_for(mcp.status());
   }
   app.set_mcp(mcp->get());
   Router router(app);

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "auth.h"
-#include "crypto.h"
+#include "auth/auth.h"
+#include "auth/crypto.h"
 #include "ids.h"
 
 namespace scamcheck::server {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "store.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 

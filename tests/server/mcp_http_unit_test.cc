@@ -1,10 +1,10 @@
-// Unit tests of the MCP endpoint's HTTP pieces (adapters/server/mcp_http.h):
+// Unit tests of the MCP endpoint's HTTP pieces (adapters/server/mcp/mcp_http.h):
 // Origin normalization and the body limit of MCP requests. The endpoint as a
 // whole is tested through real clients in tests/mcp.
 #include <doctest/doctest.h>
 
-#include "mcp_http.h"
-#include "router.h"
+#include "http/router.h"
+#include "mcp/mcp_http.h"
 #include "server_limits.h"
 
 namespace scamcheck::server {

@@ -1,6 +1,6 @@
 // Unit tests of multipart.h (multipart/form-data with GMime) and of the
 // file scan pool's bounded queue (file_scans.h).
-#include "multipart.h"
+#include "http/multipart.h"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <future>
 #include <string>
 
-#include "file_scans.h"
+#include "api/file_scans.h"
 
 namespace scamcheck::server {
 namespace {

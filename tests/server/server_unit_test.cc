@@ -8,16 +8,17 @@
 #include <filesystem>
 #include <future>
 
-#include "catalog.h"
-#include "crypto.h"
-#include "feeds.h"
+#include "auth/crypto.h"
+#include "auth/quota.h"
+#include "common/feeds.h"
+#include "common/status_map.h"
+#include "http/catalog.h"
+#include "http/openapi.h"
+#include "http/route_table.h"
+#include "http/router.h"
 #include "ids.h"
-#include "openapi.h"
 #include "operator_commands.h"
-#include "quota.h"
-#include "route_table.h"
-#include "router.h"
-#include "store.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 namespace {
@@ -57,6 +58,21 @@ TEST_CASE("ULIDs and request ids") {
   CHECK_FALSE(is_echoable_request_id("caf\xc3\xa9"));
 }
 
+TEST_CASE("UUID v4: 8-4-4-4-12 lower-case hex, version 4, RFC variant") {
+  const std::string a = new_uuid_v4();
+  REQUIRE(a.size() == 36);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      CHECK(a[i] == '-');
+    } else {
+      CHECK(std::string_view("0123456789abcdef").find(a[i]) != std::string_view::npos);
+    }
+  }
+  CHECK(a[14] == '4');
+  CHECK(std::string_view("89ab").find(a[19]) != std::string_view::npos);
+  CHECK(new_uuid_v4() != a);
+}
+
 TEST_CASE("times and base64url") {
   CHECK(iso8601(0) == "1970-01-01T00:00:00Z");
   CHECK(utc_day(86400 * 365) == "1971-01-01");
@@ -66,6 +82,18 @@ TEST_CASE("times and base64url") {
     CHECK(base64url_decode(base64url_encode(s)) == s);
   }
   CHECK_FALSE(base64url_decode("ab!c"));
+  CHECK(base64url_encode("\xfb\xff") == "-_8");  // URL-safe alphabet, no padding
+  CHECK(base64url_decode("-_8") == "\xfb\xff");
+}
+
+TEST_CASE("library statuses map to one HTTP status each") {
+  using adapters::http_status_for;
+  CHECK(http_status_for(StatusCode::kInvalidArgument) == 422);
+  CHECK(http_status_for(StatusCode::kOutOfRange) == 413);
+  CHECK(http_status_for(StatusCode::kDeadlineExceeded) == 504);
+  CHECK(http_status_for(StatusCode::kUnavailable) == 503);
+  CHECK(http_status_for(StatusCode::kUnimplemented) == 503);  // no 501 in the contract
+  CHECK(http_status_for(StatusCode::kInternal) == 500);
 }
 
 TEST_CASE("tokens and passwords") {
@@ -85,7 +113,7 @@ TEST_CASE("tokens and passwords") {
 }
 
 TEST_CASE("feed lookups: URL entries exact, domain entries cover subdomains") {
-  FeedSet feeds;
+  adapters::FeedSet feeds;
   feeds.add_text(
       "# URLhaus\n"
       "http://Evil.Example.net/Path/x.exe\r\n"

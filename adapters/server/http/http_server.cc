@@ -1,0 +1,396 @@
+#include "http/http_server.h"
+
+#include <atomic>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "http/router.h"
+#include "logging.h"
+
+namespace scamcheck::server {
+namespace {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+// How long a closing connection may keep sending (unread request bytes)
+// after the response, so the client reads the response before the close.
+constexpr std::chrono::seconds kLingerTimeout{2};
+
+bool is_parse_error(const beast::error_code& ec) {
+  return ec.category() == http::make_error_code(http::error::bad_method).category() &&
+         ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+}  // namespace
+
+class HttpServer::Impl {
+ public:
+  class Session;
+
+  Impl(HttpServerOptions options, RequestHandler& handler)
+      : options_(std::move(options)),
+        handler_(handler),
+        threads_(options_.threads ? options_.threads
+                                  : std::max(1u, std::thread::hardware_concurrency())),
+        ioc_(static_cast<int>(threads_)),
+        acceptor_(net::make_strand(ioc_)),
+        signals_(ioc_, SIGTERM, SIGINT),
+        work_(net::make_work_guard(ioc_)) {}
+
+  Status listen() {
+    beast::error_code ec;
+    const auto address = net::ip::make_address(options_.host, ec);
+    if (ec) return Status::invalid_argument("invalid listen address: " + options_.host);
+    const tcp::endpoint endpoint(address, options_.port);
+    acceptor_.open(endpoint.protocol(), ec);
+    if (!ec) acceptor_.set_option(net::socket_base::reuse_address(true), ec);
+    if (!ec) acceptor_.bind(endpoint, ec);
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return Status::unavailable("cannot listen on " + options_.host + ":" +
+                                 std::to_string(options_.port) + ": " + ec.message());
+    }
+    return {};
+  }
+
+  std::uint16_t port() const {
+    beast::error_code ec;
+    return acceptor_.local_endpoint(ec).port();
+  }
+
+  void run() {
+    signals_.async_wait([this](const beast::error_code& ec, int signal) {
+      if (ec) return;
+      LogLine(LogLevel::kNotice, "shutdown").field("signal", signal);
+      begin_drain();
+    });
+    net::post(acceptor_.get_executor(), [this] { do_accept(); });
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i < threads_; ++i) threads.emplace_back([this] { ioc_.run(); });
+    ioc_.run();
+    for (auto& t : threads) t.join();
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    drained_cv_.notify_all();
+    if (grace_thread_.joinable()) grace_thread_.join();
+  }
+
+  RequestHandler& handler() { return handler_; }
+  const HttpServerOptions& options() const { return options_; }
+  bool draining() const { return draining_.load(std::memory_order_relaxed); }
+
+  // Registers a new session; returns its place in the registry.
+  std::list<std::weak_ptr<Session>>::iterator add(const std::shared_ptr<Session>& session) {
+    std::lock_guard lock(mutex_);
+    ++connections_;
+    return sessions_.insert(sessions_.end(), session);
+  }
+  void remove(std::list<std::weak_ptr<Session>>::iterator it) {
+    std::lock_guard lock(mutex_);
+    sessions_.erase(it);
+    --connections_;
+    if (draining() && connections_ == 0) finish_locked();
+  }
+
+ private:
+  void do_accept() {
+    acceptor_.async_accept(net::make_strand(ioc_),
+                           [this](const beast::error_code& ec, tcp::socket socket) {
+                             on_accept(ec, std::move(socket));
+                           });
+  }
+
+  void on_accept(const beast::error_code& ec, tcp::socket socket);
+  bool evict_idle();
+  void begin_drain();
+  void finish_locked() { work_.reset(); }
+
+  HttpServerOptions options_;
+  RequestHandler& handler_;
+  unsigned threads_;
+  net::io_context ioc_;
+  tcp::acceptor acceptor_;
+  net::signal_set signals_;
+  std::optional<net::executor_work_guard<net::io_context::executor_type>> work_;
+  std::atomic<bool> draining_{false};
+
+  std::mutex mutex_;  // guards the members below
+  std::list<std::weak_ptr<Session>> sessions_;
+  std::size_t connections_ = 0;
+  bool stopped_ = false;
+  std::condition_variable drained_cv_;
+  std::thread grace_thread_;
+};
+
+class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(Impl& server, tcp::socket socket) : server_(server), stream_(std::move(socket)) {
+    beast::error_code ec;
+    stream_.socket().set_option(tcp::no_delay(true), ec);
+    const auto endpoint = stream_.socket().remote_endpoint(ec);
+    if (!ec) remote_ = endpoint.address().to_string();
+  }
+  ~Session() {
+    if (registered_) server_.remove(registry_it_);
+  }
+
+  void start() {
+    registry_it_ = server_.add(shared_from_this());
+    registered_ = true;
+    net::dispatch(stream_.get_executor(),
+                  [self = shared_from_this()] { self->wait_for_request(); });
+  }
+
+  bool idle() const { return idle_.load(std::memory_order_relaxed); }
+
+  // Closes the connection when it is waiting for a new request (eviction,
+  // shutdown). Runs on the session's strand.
+  void close_if_idle() {
+    net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+      if (self->idle()) {
+        beast::error_code ec;
+        self->stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+        self->stream_.close();
+      }
+    });
+  }
+
+ private:
+  void wait_for_request() {
+    if (buffer_.size() > 0) return read_header();
+    if (server_.draining()) return stream_.close();
+    idle_ = true;
+    stream_.expires_after(server_.options().idle_timeout);
+    stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](
+                                                       const beast::error_code& ec, std::size_t n) {
+      self->idle_ = false;
+      if (ec) return self->stream_.close();
+      self->buffer_.commit(n);
+      self->read_header();
+    });
+  }
+
+  void read_header() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
+    parser_->body_limit(kMaxMcpBodyBytes);  // the largest; on_header() sets the request's own
+    stream_.expires_after(server_.options().read_timeout);
+    http::async_read_header(stream_, buffer_, *parser_,
+                            [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
+                              self->on_header(ec);
+                            });
+  }
+
+  void on_header(const beast::error_code& ec) {
+    if (ec == http::error::header_limit) return fail_early(EarlyError::kHeaderTooLarge);
+    if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
+    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : stream_.close();
+    const auto& req = parser_->get();
+    const std::size_t limit = max_body_bytes(req.target().substr(0, req.target().find('?')),
+                                             req[http::field::content_type]);
+    if (const auto length = parser_->content_length(); length && *length > limit) {
+      return fail_early(EarlyError::kBodyTooLarge);
+    }
+    parser_->body_limit(limit);
+    if (beast::iequals(req[http::field::expect], "100-continue") && !parser_->is_done()) {
+      // The client waits for this before it sends the body (curl does for
+      // bodies over 1 KiB).
+      auto interim = std::make_shared<http::response<http::empty_body>>(http::status::continue_,
+                                                                        req.version());
+      return http::async_write(
+          stream_, *interim,
+          [self = shared_from_this(), interim](const beast::error_code& ec2, std::size_t) {
+            if (ec2) return self->stream_.close();
+            self->read_body();
+          });
+    }
+    read_body();
+  }
+
+  void read_body() {
+    http::async_read(stream_, buffer_, *parser_,
+                     [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
+                       self->on_read(ec);
+                     });
+  }
+
+  void on_read(const beast::error_code& ec) {
+    if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
+    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : stream_.close();
+    stream_.expires_never();
+    auto message = parser_->release();
+    parser_.reset();
+    keep_alive_ = message.keep_alive();
+    Request request = to_request(message);
+    request.body = std::move(message.body());
+    server_.handler().handle(std::move(request), [self = shared_from_this()](Response response) {
+      net::dispatch(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+        self->write(std::move(response));
+      });
+    });
+  }
+
+  Request to_request(const http::request_header<>& header) const {
+    Request request;
+    request.method = std::string(header.method_string());
+    request.target = std::string(header.target());
+    const std::size_t question = request.target.find('?');
+    request.path = request.target.substr(0, question);
+    if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    for (const auto& field : header) {
+      request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
+    request.remote_address = remote_;
+    return request;
+  }
+
+  // Answers a request this layer rejects, then closes the connection.
+  void fail_early(EarlyError error) {
+    Request request;
+    if (parser_) request = to_request(parser_->get().base());
+    keep_alive_ = false;
+    must_linger_ = true;
+    write(server_.handler().early_error(request, error));
+  }
+
+  void write(Response response) {
+    auto message = std::make_shared<http::response<http::string_body>>(
+        static_cast<http::status>(response.status), 11);
+    message->set(http::field::server, "scamcheckd");
+    if (!response.content_type.empty()) {
+      message->set(http::field::content_type, response.content_type);
+    }
+    for (auto& [name, value] : response.headers) message->insert(name, value);
+    message->body() = std::move(response.body);
+    const bool keep_alive = keep_alive_ && !server_.draining();
+    message->keep_alive(keep_alive);
+    message->prepare_payload();
+    stream_.expires_after(kWriteTimeout);
+    http::async_write(
+        stream_, *message,
+        [self = shared_from_this(), message, keep_alive](const beast::error_code& ec, std::size_t) {
+          if (ec) return self->stream_.close();
+          if (!keep_alive) return self->close_gracefully();
+          self->wait_for_request();
+        });
+  }
+
+  // Half-closes, then reads and drops what the client still sends (for a
+  // short while), so it sees the response instead of a reset.
+  void close_gracefully() {
+    beast::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    if (!must_linger_) return stream_.close();
+    stream_.expires_after(kLingerTimeout);
+    drain();
+  }
+  void drain() {
+    buffer_.consume(buffer_.size());
+    stream_.async_read_some(buffer_.prepare(16384),
+                            [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
+                              if (ec) return self->stream_.close();
+                              self->drain();
+                            });
+  }
+
+  Impl& server_;
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::string remote_;
+  bool keep_alive_ = false;
+  bool must_linger_ = false;
+  std::atomic<bool> idle_{false};
+  bool registered_ = false;
+  std::list<std::weak_ptr<Session>>::iterator registry_it_;
+};
+
+void HttpServer::Impl::on_accept(const beast::error_code& ec, tcp::socket socket) {
+  if (draining()) return;
+  if (ec) {
+    if (ec == net::error::operation_aborted) return;
+    LogLine(LogLevel::kWarn, "accept_failed").field("error", ec.message());
+    return do_accept();
+  }
+  bool full;
+  {
+    std::lock_guard lock(mutex_);
+    full = connections_ >= options_.max_connections;
+  }
+  if (full && !evict_idle()) {
+    LogLine(LogLevel::kWarn, "connection_refused").field("reason", "connection limit");
+    beast::error_code ignored;
+    socket.close(ignored);
+    return do_accept();
+  }
+  std::make_shared<Session>(*this, std::move(socket))->start();
+  do_accept();
+}
+
+bool HttpServer::Impl::evict_idle() {
+  // Copies, so no session can be destroyed (which takes mutex_) under the lock.
+  std::vector<std::weak_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    sessions.assign(sessions_.begin(), sessions_.end());
+  }
+  for (auto& weak : sessions) {
+    if (std::shared_ptr<Session> s = weak.lock(); s && s->idle()) {
+      s->close_if_idle();
+      return true;
+    }
+  }
+  return false;
+}
+
+void HttpServer::Impl::begin_drain() {
+  draining_ = true;
+  net::post(acceptor_.get_executor(), [this] {
+    beast::error_code ec;
+    acceptor_.close(ec);
+  });
+  std::vector<std::weak_ptr<Session>> sessions;
+  {
+    std::lock_guard lock(mutex_);
+    sessions.assign(sessions_.begin(), sessions_.end());
+    if (connections_ == 0) finish_locked();
+  }
+  for (auto& weak : sessions) {
+    if (std::shared_ptr<Session> s = weak.lock()) s->close_if_idle();
+  }
+  // Requests still in flight get kShutdownGrace; then the server stops anyway.
+  grace_thread_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    if (!drained_cv_.wait_for(lock, kShutdownGrace, [this] { return stopped_; })) {
+      LogLine(LogLevel::kWarn, "shutdown_forced").field("connections", connections_);
+      ioc_.stop();
+    }
+  });
+}
+
+HttpServer::HttpServer(HttpServerOptions options, RequestHandler& handler)
+    : impl_(std::make_unique<Impl>(std::move(options), handler)) {}
+HttpServer::~HttpServer() = default;
+Status HttpServer::listen() { return impl_->listen(); }
+std::uint16_t HttpServer::port() const { return impl_->port(); }
+void HttpServer::run() { impl_->run(); }
+
+}  // namespace scamcheck::server

@@ -1,0 +1,57 @@
+// HttpServer: HTTP/1.1 on Boost.Beast and Asio, with keep-alive, a fixed
+// pool of threads, header and body limits, timeouts against slow clients,
+// a connection limit, and graceful shutdown on SIGTERM/SIGINT (stop
+// accepting, finish the requests in flight, return). Requests go to a
+// RequestHandler (the router); this layer never looks at routes.
+//
+// Per connection: wait for the first byte of a request (idle timeout), then
+// read the whole request within the read timeout; header limit
+// kMaxHeaderBytes; body limit by media type (kMaxJsonBodyBytes, or
+// kMaxMultipartBodyBytes for multipart/form-data), checked against
+// Content-Length before reading the body. One request at a time per
+// connection; pipelined requests wait in the buffer.
+#ifndef SCAMCHECK_ADAPTERS_SERVER_HTTP_HTTP_SERVER_H_
+#define SCAMCHECK_ADAPTERS_SERVER_HTTP_HTTP_SERVER_H_
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "http/http_types.h"
+#include "scamcheck/status.h"
+#include "server_limits.h"
+
+namespace scamcheck::server {
+
+struct HttpServerOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;  // 0: any free port (see HttpServer::port())
+  unsigned threads = 0;       // 0: one per core
+  std::size_t max_connections = kDefaultMaxConnections;
+  std::chrono::seconds idle_timeout = kDefaultIdleTimeout;
+  std::chrono::seconds read_timeout = kDefaultReadTimeout;
+};
+
+class HttpServer {
+ public:
+  HttpServer(HttpServerOptions options, RequestHandler& handler);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens. Fails when the address is invalid or in use.
+  Status listen();
+  // The bound port (after listen()).
+  std::uint16_t port() const;
+  // Serves until SIGTERM or SIGINT, then drains and returns.
+  void run();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace scamcheck::server
+
+#endif  // SCAMCHECK_ADAPTERS_SERVER_HTTP_HTTP_SERVER_H_
