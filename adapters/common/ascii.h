@@ -33,6 +33,16 @@ inline std::string_view trim(std::string_view s) {
   return s;
 }
 
+// HTTP's optional white space (RFC 9110 §5.6.3).
+inline constexpr std::string_view kHttpSpace = " \t";
+
+// `s` without leading and trailing characters of `space`.
+inline std::string_view trim(std::string_view s, std::string_view space) {
+  const std::size_t begin = s.find_first_not_of(space);
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(space) - begin + 1);
+}
+
 inline bool equals_ci(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {

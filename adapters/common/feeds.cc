@@ -6,31 +6,20 @@
 #include <sstream>
 #include <vector>
 
+#include "common/ascii.h"
+
 namespace scamcheck::adapters {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Feed lines: blanks and a CR of CRLF line ends. (These two helpers go to
-// common/ascii.h once it exists.)
-std::string_view trim(std::string_view s) {
-  const std::size_t begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
-
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+// Feed lines: blanks and a CR of CRLF line ends.
+std::string_view trim_line(std::string_view s) { return trim(s, " \t\r"); }
 
 }  // namespace
 
 std::string FeedSet::normalize_url(std::string_view url) {
-  url = trim(url);
+  url = trim_line(url);
   if (const std::size_t hash = url.find('#'); hash != std::string_view::npos) {
     url = url.substr(0, hash);
   }
@@ -46,7 +35,7 @@ std::string FeedSet::normalize_url(std::string_view url) {
 void FeedSet::add_text(std::string_view text) {
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
-    std::string_view line = trim(text.substr(0, newline));
+    std::string_view line = trim_line(text.substr(0, newline));
     text = newline == std::string_view::npos ? std::string_view() : text.substr(newline + 1);
     if (line.empty() || line.front() == '#') continue;
     if (const std::size_t space = line.find_first_of(" \t"); space != std::string_view::npos) {

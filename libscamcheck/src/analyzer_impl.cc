@@ -45,6 +45,10 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   if (!rules.ok()) return rules.status();
   a->text_rules_ = std::move(rules).value();
 
+  auto links = LinkLists::load(data);
+  if (!links.ok()) return links.status();
+  a->links_ = std::move(links).value();
+
   auto urls = UrlAnalyzer::load(data);
   if (!urls.ok()) return urls.status();
   a->urls_ = std::move(urls).value();
@@ -104,7 +108,7 @@ Status AnalyzerImpl::detect_text(std::string_view text, std::string_view locatio
   const NormalizedText normalized(text, /*underscores_as_spaces=*/true);
   if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
   unicode_->check(text, findings);
-  for (const LinkMatch& link : extract_links(text)) {
+  for (const LinkMatch& link : extract_links(text, links_)) {
     detect_link(text, link, sender_site, findings, report);
   }
   for (std::size_t i = first; i < findings.size(); ++i) findings[i].location = location;

@@ -11,6 +11,7 @@
 #include "decode/mime.h"
 #include "detect/unicode_checks.h"
 #include "email/email_detector.h"
+#include "extract/links.h"
 #include "explain/glossary.h"
 #include "model/features.h"
 #include "providers/ai_stage.h"
@@ -64,6 +65,7 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
 
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;
+  LinkLists links_;  // what counts as a bare host name
   std::unique_ptr<UrlAnalyzer> urls_;
   std::unique_ptr<UnicodeChecker> unicode_;
   std::unique_ptr<EmailDetector> email_;

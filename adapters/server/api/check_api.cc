@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "ascii.h"
+#include "common/ascii.h"
 #include "auth/auth.h"
 #include "common/problem_json.h"
 #include "common/report_json.h"
@@ -184,7 +184,7 @@ bool is_uuid(std::string_view v) {
   return true;
 }
 
-std::string to_lower_uuid(std::string_view uuid) { return lower_ascii(uuid); }
+std::string to_lower_uuid(std::string_view uuid) { return adapters::lower_ascii(uuid); }
 
 std::string loggable_path(std::string_view path) {
   constexpr std::string_view kWebhook = "/api/webhooks/analysis-result/";

@@ -6,7 +6,7 @@
 
 #include "api/check_api.h"
 #include "api/handlers_check_api.h"
-#include "ascii.h"
+#include "common/ascii.h"
 #include "common/base64.h"
 #include "common/report_json.h"
 #include "ids.h"
@@ -23,11 +23,11 @@ constexpr std::size_t kMaxUrlBytes = 2048;
 constexpr std::size_t kMaxExplanationBytes = 16 * 1024;
 constexpr std::size_t kMaxIndicators = 50;
 
-std::string_view trim(std::string_view s) { return trim_ascii(s); }
+std::string_view trim(std::string_view s) { return adapters::trim(s); }
 
 // An absolute http(s) URL with a host and no spaces or control characters.
 bool is_http_url(std::string_view url) {
-  const std::string lower = lower_ascii(url.substr(0, 8));
+  const std::string lower = adapters::lower_ascii(url.substr(0, 8));
   std::size_t rest;
   if (lower.rfind("http://", 0) == 0) {
     rest = 7;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ascii.h"
+#include "common/ascii.h"
 #include "common/report_json.h"
 #include "ids.h"
 #include "logging.h"
@@ -10,7 +10,7 @@
 
 namespace scamcheck::server {
 
-std::string_view trim_ascii_space(std::string_view s) { return trim_ascii(s); }
+std::string_view trim_ascii_space(std::string_view s) { return adapters::trim(s); }
 
 Sha256 url_cache_key(std::string_view content) {
   return sha256("url\n" + std::string(trim_ascii_space(content)));

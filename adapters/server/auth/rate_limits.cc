@@ -3,7 +3,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <charconv>
 
-#include "ascii.h"
+#include "common/ascii.h"
 
 namespace scamcheck::server {
 namespace {
@@ -23,7 +23,7 @@ bool to_bytes(std::string_view text, std::array<unsigned char, 16>* out) {
   return true;
 }
 
-std::string_view trim(std::string_view s) { return trim_ascii(s, kHttpSpace); }
+std::string_view trim(std::string_view s) { return adapters::trim(s, adapters::kHttpSpace); }
 
 }  // namespace
 

@@ -5,13 +5,13 @@
 
 #include <cstdlib>
 
-#include "ascii.h"
+#include "common/ascii.h"
 #include "embedded_files.h"
 
 namespace scamcheck::server {
 namespace {
 
-std::string_view trim(std::string_view s) { return trim_ascii(s, kHttpSpace); }
+std::string_view trim(std::string_view s) { return adapters::trim(s, adapters::kHttpSpace); }
 
 }  // namespace
 
@@ -53,7 +53,7 @@ Result<std::shared_ptr<const Catalog>> Catalog::load() {
 }
 
 std::string Catalog::resolve(std::string_view tag) const {
-  std::string lower = lower_ascii(trim(tag));
+  std::string lower = adapters::lower_ascii(trim(tag));
   for (char& c : lower) {
     if (c == '_') c = '-';
   }
