@@ -29,6 +29,7 @@ packages=(
   python3-venv                      # python -m venv --system-site-packages
   python3-pip                       # pip install --no-build-isolation --no-index ./bindings/python
   python3-setuptools                # the package's build backend (pyproject.toml)
+  python3-wheel                     # setuptools builds the wheel pip installs
   python3-pytest                    # tests/bindings/python
   mypy                              # mypy --strict on the package and its tests
 )

@@ -34,9 +34,9 @@ case $mode in
 setup)
   python=$1 package=$2 work=$3 cmake=$4 c_api_build=$5
   command -v "$python" >/dev/null 2>&1 || skip_or_fail "no Python interpreter ($python; Debian: python3)"
-  for module in venv ensurepip pip setuptools pytest; do
+  for module in venv ensurepip pip setuptools wheel pytest; do
     "$python" -c "import $module" 2>/dev/null ||
-      skip_or_fail "$python lacks the module $module (Debian: python3-venv python3-pip python3-setuptools python3-pytest)"
+      skip_or_fail "$python lacks the module $module (Debian: python3-venv python3-pip python3-setuptools python3-wheel python3-pytest)"
   done
   rm -rf "$work" && mkdir -p "$work" || exit 1
   # A copy, so that the build leaves nothing in the source tree.
