@@ -180,6 +180,14 @@ def test_analyze_file_documents(analyzer: scamcheck.Analyzer, tmp_path: pathlib.
     assert analyzer.analyze_file(note, kind="url").kind is scamcheck.Kind.URL
     with pytest.raises(FileNotFoundError):
         analyzer.analyze_file(tmp_path / "missing.png")
+    # Over 10 MiB: out_of_range, without the whole file being read.
+    huge = tmp_path / "huge.png"
+    with open(huge, "wb") as out:
+        out.write(b"\x89PNG\r\n\x1a\n")
+        out.truncate(1 << 30)
+    with pytest.raises(scamcheck.OutOfRangeError) as caught:
+        analyzer.analyze_file(huge)
+    assert caught.value.code == "out_of_range"
 
 
 def test_threads_share_one_analyzer(analyzer: scamcheck.Analyzer) -> None:
