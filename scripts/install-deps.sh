@@ -25,6 +25,13 @@ packages=(
   tesseract-ocr imagemagick qrencode fonts-dejavu-core time   # test images, OCR benchmark
   gnuplot-nox                       # scamcheck-eval --plots: ROC and precision-recall PNGs
   wrk                               # server benchmark (benchmarks/server)
+  # Python package (bindings/python): installed offline in a venv and tested
+  python3-venv                      # python -m venv --system-site-packages
+  python3-pip                       # pip install --no-build-isolation --no-index ./bindings/python
+  python3-setuptools                # the package's build backend (pyproject.toml)
+  python3-wheel                     # setuptools builds the wheel pip installs
+  python3-pytest                    # tests/bindings/python
+  mypy                              # mypy --strict on the package and its tests
 )
 
 missing=()
