@@ -15,7 +15,6 @@ import jsonschema
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-SCHEMA_DIR = os.path.join(ROOT, "libscamcheck", "data", "schema")
 
 
 def read_json(path):
@@ -36,7 +35,7 @@ def main():
     problems = []
     checked = 0
     for pattern, schema_name in table():
-        schema = read_json(os.path.join(SCHEMA_DIR, schema_name))
+        schema = read_json(os.path.join(ROOT, schema_name))
         jsonschema.Draft202012Validator.check_schema(schema)
         validator = jsonschema.Draft202012Validator(schema)
         files = sorted(glob.glob(os.path.join(ROOT, pattern)))
