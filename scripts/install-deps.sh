@@ -25,6 +25,9 @@ packages=(
   tesseract-ocr imagemagick qrencode fonts-dejavu-core time   # test images, OCR benchmark
   gnuplot-nox                       # scamcheck-eval --plots: ROC and precision-recall PNGs
   wrk                               # server benchmark (benchmarks/server)
+  # browser extension + native host (tests/browser, label browser)
+  chromium                          # the browser the extension test drives (playwright-core)
+  chromium-l10n                     # its UI languages: the German run needs chrome.i18n in de
 )
 
 missing=()
