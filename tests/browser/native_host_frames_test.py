@@ -10,6 +10,7 @@ input: length 0, over 64 MiB, a cut length prefix, a cut body, bad JSON,
 bad UTF-8, no content. Every run has a timeout: a hang is a failure.
 """
 import base64
+import hashlib
 import io
 import json
 import os
@@ -261,6 +262,20 @@ class CommandLine(unittest.TestCase):
                 manifest = json.load(f)
             self.assertEqual(manifest["allowed_extensions"], ["browser-extension@scamcheck.org"])
             self.assertNotIn("allowed_origins", manifest)
+
+            # Without --extension-id: the example extension, whose id Chromium
+            # derives from its manifest's "key" (SHA-256, first 32 hex digits as a-p).
+            with open(os.path.join(SOURCE_DIR, "examples/browser-extension/manifest.json")) as f:
+                key = base64.b64decode(json.load(f)["key"])
+            example_id = "".join(chr(ord("a") + int(c, 16))
+                                 for c in hashlib.sha256(key).hexdigest()[:32])
+            default_dir = os.path.join(tmp, "default")
+            proc = subprocess.run([HOST, "--install-manifest", "--manifest-dir", default_dir],
+                                  capture_output=True, text=True, timeout=TIMEOUT)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            with open(os.path.join(default_dir, "org.scamcheck.native_host.json")) as f:
+                manifest = json.load(f)
+            self.assertEqual(manifest["allowed_origins"], [f"chrome-extension://{example_id}/"])
 
             # The default profile directories, under a HOME of our own.
             env = dict(os.environ, HOME=tmp)
