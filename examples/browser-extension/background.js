@@ -52,6 +52,17 @@ async function showBadge(entry) {
   await chrome.action.setBadgeBackgroundColor({ color: BADGE_COLOURS[verdict] || '#555555' });
 }
 
+// Opens the popup over the page, where the browser allows it (right after a
+// menu click); elsewhere this fails quietly and the badge tells instead.
+function openPopup(tab) {
+  try {
+    const options = tab && Number.isInteger(tab.windowId) ? { windowId: tab.windowId } : {};
+    Promise.resolve(chrome.action.openPopup(options)).catch(() => {});
+  } catch (e) {
+    // openPopup is missing or refused synchronously: the badge is enough.
+  }
+}
+
 // The context menu's click handler: `info` is the OnClickData the browser
 // passes (selectionText for selected text, linkUrl for a link). Returns the
 // stored entry, or null when there was nothing to check.
@@ -67,9 +78,8 @@ async function handleMenuClick(info, tab) {
   } else {
     return null;
   }
-  // Show the result where the user looks: open the popup (allowed right
-  // after a menu click; elsewhere it fails and the badge tells instead).
-  chrome.action.openPopup({ windowId: tab && tab.windowId }).catch(() => {});
+  // Show the result where the user looks, before the (slower) check.
+  openPopup(tab);
   return checkContent(content, kind);
 }
 

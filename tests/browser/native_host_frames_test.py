@@ -157,6 +157,16 @@ class BadFrames(unittest.TestCase):
         self.assertIn("content", replies[3]["error"]["message"])
         self.assertEqual(replies[9]["report"]["verdict"], "danger")
 
+    def test_frame_of_exactly_64_mib_is_read(self):
+        head, tail = b'{"id": "max", "content": "', b'"}'
+        body = head + b"a" * ((64 << 20) - len(head) - len(tail)) + tail
+        self.assertEqual(len(body), 64 << 20)
+        status, replies, stderr = run_host(frame(body) + frame({"id": 2, "content": SCAM_TEXT}))
+        self.assertEqual(status, 0, stderr)
+        self.assertEqual(replies[0]["id"], "max")
+        self.assertEqual(replies[0]["error"]["code"], "out_of_range")  # the library's 64 KiB
+        self.assertEqual(replies[1]["report"]["verdict"], "danger")
+
     def test_content_over_the_library_limit(self):
         status, replies, stderr = run_host(frame({"id": 1, "content": "a " * 40000}))
         self.assertEqual(status, 0, stderr)
