@@ -32,6 +32,9 @@ packages=(
   python3-wheel                     # setuptools builds the wheel pip installs
   python3-pytest                    # tests/bindings/python
   mypy                              # mypy --strict on the package and its tests
+  # browser extension + native host (tests/browser, label browser)
+  chromium                          # the browser the extension test drives (playwright-core)
+  chromium-l10n                     # its UI languages: the German run needs chrome.i18n in de
 )
 
 missing=()
