@@ -7,8 +7,8 @@ full filesystem, without root or a loop mount. The test lowers the running
 server's limit (prlimit) to the size of its WAL, sends scans,
 check-API checks and MCP calls until writes fail, and expects:
 
-- scans answered 503 with the `/problems/unavailable` problem document,
-  never a 500, a crash or a hang; the check API and MCP answer 503 too
+- scans and uploads answered 503 with the `/problems/unavailable` problem
+  document, never a 500, a crash or a hang; the check API and MCP answer 503 too
   (MCP: a tool error), never 500;
 - /health answering 503 with `status: "degraded"` and `database:
   "unavailable"` while nothing can be written;
@@ -29,7 +29,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fault_common import SCAM, SMS, Daemon  # noqa: E402
+from fault_common import PDF_FIXTURE, SCAM, SMS, Daemon, form  # noqa: E402
 
 MCP_HEADERS = {"MCP-Protocol-Version": "2025-11-25"}
 
@@ -103,6 +103,12 @@ def main():
                                           {"type": "text", "content": f"{SMS} {n}"}, token=token)
             check(status == 503 and isinstance(body.get("message"), str),
                   f"check while full: {status} {body}")
+            with open(PDF_FIXTURE, "rb") as f:
+                upload, content_type = form([("file", f.read(), "letter.pdf", "application/pdf")])
+            status, body = daemon.request("POST", "/api/v1/scan", upload, token=token,
+                                          headers={"Content-Type": content_type}, timeout=20)
+            check(status == 503 and body["type"].endswith("/problems/unavailable"),
+                  f"upload while full: {status} {body}")
             status, body = mcp_scan(daemon, token, 20000 + n)
             check(status == 503 or (status == 200 and body["result"].get("isError")),
                   f"MCP while full: {status} {body}")
