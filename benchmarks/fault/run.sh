@@ -14,8 +14,8 @@ if [ -n "$(git -C "$root" status --porcelain)" ]; then commit="$commit-dirty"; f
 out=$root/benchmarks/results/$(date -u +%Y-%m-%d)-$commit
 status=0
 python3 "$root/tests/server/fault_kill_test.py" --binary "$binary" --duration 120 --kills 20 \
-  --threads 4 --rate 20 --out "$out-fault.md" || status=1
+  --threads 4 --rate 20 --commit "$commit" --out "$out-fault.md" || status=1
 python3 "$root/tests/server/soak_test.py" --binary "$binary" --duration 600 --warmup 60 \
-  --threads 4 --rate 15 --out "$out-soak.md" --png "$out-soak.png" || status=1
+  --threads 4 --rate 15 --commit "$commit" --out "$out-soak.md" --png "$out-soak.png" || status=1
 echo "wrote $out-fault.md $out-soak.md"
 exit $status

@@ -42,6 +42,7 @@ def main():
     parser.add_argument("--rate", type=float, default=20, help="requests per second, all threads")
     parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--out", help="write the results as Markdown here")
+    parser.add_argument("--commit", help="the commit named in --out (default: git HEAD)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
 
@@ -142,12 +143,9 @@ def main():
 
 
 def write_markdown(args, r, failures):
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=os.path.dirname(os.path.abspath(__file__))
-                                ).stdout.strip()
-    except OSError:
-        commit = "unknown"
+    commit = args.commit or subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+        cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
     lines = [
         f"# scamcheckd: SIGKILLs under a mixed load ({time.strftime('%Y-%m-%d', time.gmtime())}, "
         f"commit {commit})",

@@ -46,6 +46,7 @@ def main():
     parser.add_argument("--rate", type=float, default=15, help="requests per second, all threads")
     parser.add_argument("--users", type=int, default=6)
     parser.add_argument("--out", help="write the results as Markdown here")
+    parser.add_argument("--commit", help="the commit named in --out (default: git HEAD)")
     parser.add_argument("--png", help="plot the curve here (gnuplot)")
     args = parser.parse_args()
 
@@ -127,7 +128,7 @@ set title 'scamcheckd RSS under a steady mixed load ({args.rate:g} requests/s)'
 set xlabel 'seconds'
 set ylabel 'MiB'
 set key left top
-set yrange [0:*]
+set yrange [0:{reference / 1024 * (1 + args.tolerance) * 1.15:.0f}]
 set arrow from {args.warmup},graph 0 to {args.warmup},graph 1 nohead dt 2
 plot '{data}' using 1:2 with lines title 'VmRSS', \\
      '' using 1:3 with lines title 'RssAnon', \\
@@ -144,9 +145,9 @@ plot '{data}' using 1:2 with lines title 'VmRSS', \\
 
 
 def write_markdown(args, r, samples, failures):
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=os.path.dirname(os.path.abspath(__file__))
-                            ).stdout.strip()
+    commit = args.commit or subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+        cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
     lines = [
         f"# scamcheckd: RSS soak ({time.strftime('%Y-%m-%d', time.gmtime())}, commit {commit})",
         "",
