@@ -114,7 +114,8 @@ def main():
                   f"MCP while full: {status} {body}")
         status, body = daemon.request("GET", "/health")
         check(status == 503 and body["status"] == "degraded"
-              and body["checks"]["database"] == "unavailable", f"health while full: {status} {body}")
+              and body["checks"]["database"] == "unavailable",
+              f"health while full: {status} {body}")
         status, body = daemon.request("GET", "/api/v1/reports/" + acknowledged[0], token=token)
         check(status == 200, f"reads while full: {status} {body}")
         check(daemon.alive(), "the server died on a full disk")

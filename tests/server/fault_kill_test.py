@@ -182,8 +182,8 @@ def write_markdown(args, r, failures):
         "|---|---|",
     ]
     lines += [f"| {k} | {c} |" for k, c in r["statuses"].items()]
-    lines += ["", "Result: " + ("**passed**" if not failures else "**failed**: " + "; ".join(failures)),
-              ""]
+    verdict = "**passed**" if not failures else "**failed**: " + "; ".join(failures)
+    lines += ["", "Result: " + verdict, ""]
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
 

@@ -189,8 +189,8 @@ def write_markdown(args, r, samples, failures):
                                                    if (len(samples) - 1) % step else []):
         t, rss, anon, file_, tried = samples[i]
         lines.append(f"| {t:g} | {rss} | {anon} | {file_} | {tried} |")
-    lines += ["", "Result: " + ("**passed**" if not failures else "**failed**: " + "; ".join(failures)),
-              ""]
+    verdict = "**passed**" if not failures else "**failed**: " + "; ".join(failures)
+    lines += ["", "Result: " + verdict, ""]
     with open(args.out, "w") as f:
         f.write("\n".join(lines))
 
