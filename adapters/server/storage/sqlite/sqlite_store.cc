@@ -148,10 +148,31 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   Status ping() override {
-    return read([](Connection& c) -> Status {
-      Query q(c, "SELECT count(*) FROM schema_migrations");
-      return q.step() == SQLITE_ROW ? Status() : q.status();
-    });
+    if (Status s = read([](Connection& c) -> Status {
+          Query q(c, "SELECT count(*) FROM schema_migrations");
+          return q.step() == SQLITE_ROW ? Status() : q.status();
+        });
+        !s.ok()) {
+      return s;
+    }
+    if (!write_failing_.load(std::memory_order_relaxed)) return {};
+    // The last commit failed on the disk (full, or an I/O error): reads
+    // still work but nothing can be stored. A write that leaves no trace
+    // but a WAL frame (a row inserted and deleted again) tells whether
+    // space has come back; the writer thread clears the flag when a commit
+    // reaches the WAL.
+    if (Status s = write_sync([](Connection& c) -> Status {
+          return c.exec(
+              "INSERT INTO schema_migrations (version, name, applied_at) "
+              "VALUES (-1, 'write probe', 0); "
+              "DELETE FROM schema_migrations WHERE version = -1");
+        });
+        !s.ok()) {
+      return s;
+    }
+    return write_failing_.load(std::memory_order_relaxed)
+               ? Status::unavailable("sqlite: the database cannot be written")
+               : Status();
   }
 
   Result<User> create_user(const NewUser& user) override {
@@ -574,6 +595,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   // size in pages.
   static int on_wal_commit(void* self, sqlite3*, const char*, int wal_pages) {
     auto* store = static_cast<SqliteStore*>(self);
+    store->wal_written_ = true;
     if (wal_pages >= kCheckpointPages) {
       {
         std::lock_guard lock(store->checkpoint_mutex_);
@@ -616,6 +638,13 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
   }
 
+  // The last error on `db` says the disk refused a write: SQLITE_FULL (no
+  // space, or past RLIMIT_FSIZE) or an I/O error.
+  static bool is_disk_error(sqlite3* db) {
+    const int rc = sqlite3_errcode(db) & 0xff;
+    return rc == SQLITE_FULL || rc == SQLITE_IOERR;
+  }
+
   void run_batch(std::vector<Write>& batch) {
     // Prepared once and reused: sqlite3_exec would parse each statement
     // again, twice per write for the savepoint.
@@ -624,22 +653,45 @@ class SqliteStore final : public Store, public sqlite::Executor {
                              kSavepoint = "SAVEPOINT w", kRelease = "RELEASE w",
                              kRollbackTo = "ROLLBACK TO w";
     std::vector<Status> results(batch.size());
+    wal_written_ = false;
+    bool disk_error = false;
     Status begin = run(kBegin);
     if (begin.ok()) {
+      bool rolled_back = false;
       for (std::size_t i = 0; i < batch.size(); ++i) {
         (void)run(kSavepoint);
         results[i] = batch[i].run(writer_);
-        if (!results[i].ok()) (void)run(kRollbackTo);
+        if (!results[i].ok()) {
+          disk_error = disk_error || is_disk_error(writer_.db);
+          if (sqlite3_get_autocommit(writer_.db) != 0) {
+            // SQLite rolled the whole transaction back (a full disk, an
+            // I/O error): the writes before this one are gone too, and a
+            // SAVEPOINT now would start a transaction of its own.
+            const Status failed = results[i];
+            std::fill(results.begin(), results.end(), failed);
+            rolled_back = true;
+            break;
+          }
+          (void)run(kRollbackTo);
+        }
         (void)run(kRelease);
       }
-      Status commit = run(kCommit);
-      if (!commit.ok()) {
-        (void)run(kRollback);
-        std::fill(results.begin(), results.end(), commit);
+      if (!rolled_back) {
+        Status commit = run(kCommit);
+        if (!commit.ok()) {
+          disk_error = disk_error || is_disk_error(writer_.db);
+          (void)run(kRollback);
+          std::fill(results.begin(), results.end(), commit);
+        } else if (wal_written_) {
+          // Pages reached the WAL: the disk takes writes (again).
+          write_failing_.store(false, std::memory_order_relaxed);
+        }
       }
     } else {
+      disk_error = is_disk_error(writer_.db);
       std::fill(results.begin(), results.end(), begin);
     }
+    if (disk_error) write_failing_.store(true, std::memory_order_relaxed);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].done) batch[i].done(std::move(results[i]));
     }
@@ -657,6 +709,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
   std::thread writer_thread_;
+  // The last commit failed on the disk and none has succeeded since (ping()).
+  std::atomic<bool> write_failing_{false};
+  bool wal_written_ = false;  // writer thread only: the last commit wrote WAL frames
 
   // Checkpoints run on their own connection and thread, so the writer (and
   // the scans waiting for its commit) never waits for a checkpoint's fsync.
