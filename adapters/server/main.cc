@@ -86,6 +86,8 @@ struct ServeFlags {
   std::string workflow_url;
   std::string data_dir;
   std::size_t max_connections = kDefaultMaxConnections;
+  std::size_t max_connections_per_address = kDefaultMaxConnectionsPerAddress;
+  unsigned header_timeout = static_cast<unsigned>(kDefaultHeaderTimeout.count());
   unsigned idle_timeout = static_cast<unsigned>(kDefaultIdleTimeout.count());
   unsigned read_timeout = static_cast<unsigned>(kDefaultReadTimeout.count());
   std::string log_level = "info";
@@ -178,6 +180,8 @@ int serve(const ServeFlags& flags) {
   http.max_connections = flags.max_connections;
   http.idle_timeout = std::chrono::seconds(flags.idle_timeout);
   http.read_timeout = std::chrono::seconds(flags.read_timeout);
+  http.max_connections_per_address = flags.max_connections_per_address;
+  http.header_timeout = std::chrono::seconds(flags.header_timeout);
   raise_open_file_limit();
 
   auto store = open_migrated(flags.database);
@@ -326,12 +330,23 @@ int run(int argc, char** argv) {
       "Open connections at most; at the limit an idle keep-alive connection is closed")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  opt("--max-connections-per-address", flags.max_connections_per_address,
+      "SCAMCHECK_MAX_CONNECTIONS_PER_ADDRESS",
+      "Open connections at most from one client address (0: no cap; behind a reverse proxy "
+      "raise it or use 0); beyond it a new connection is closed at once")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+  opt("--header-timeout", flags.header_timeout, "SCAMCHECK_HEADER_TIMEOUT",
+      "Seconds a client may take to send a request's line and header fields (408 after it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
   opt("--idle-timeout", flags.idle_timeout, "SCAMCHECK_IDLE_TIMEOUT",
       "Seconds a keep-alive connection may wait for its next request")
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600u));
   opt("--read-timeout", flags.read_timeout, "SCAMCHECK_READ_TIMEOUT",
-      "Seconds a client may take to send one request")
+      "Seconds a client may take to send a request's body once its header fields arrived (408 "
+      "after it)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600u));
   opt("--log-level", flags.log_level, "SCAMCHECK_LOG_LEVEL",

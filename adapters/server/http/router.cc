@@ -303,6 +303,9 @@ Response Router::early_error(const Request& request, EarlyError error) {
       response = problem(pc, 431, "detail.headers_too_large",
                          {{"limit", std::to_string(kMaxHeaderBytes)}});
       break;
+    case EarlyError::kTimeout:
+      response = problem(pc, 408, "detail.request_timeout");
+      break;
     case EarlyError::kBodyTooLarge:
       response =
           problem(pc, 413, "detail.body_too_large",
