@@ -190,6 +190,11 @@ std::optional<std::string> McpServer::handle(std::string_view message, McpSessio
     if (batch.size() == 0) {
       return error_response(std::nullopt, {kJsonRpcInvalidRequest, "Invalid Request: empty batch"});
     }
+    if (batch.size() > kMaxMcpBatchMessages) {
+      return error_response(std::nullopt, {kJsonRpcInvalidRequest,
+                                           "Invalid Request: a batch may hold at most " +
+                                               std::to_string(kMaxMcpBatchMessages) + " messages"});
+    }
     std::string out;
     for (simdjson::dom::element element : batch) {
       Request request;

@@ -32,6 +32,7 @@
 #ifndef SCAMCHECK_ADAPTERS_COMMON_MCP_SERVER_H_
 #define SCAMCHECK_ADAPTERS_COMMON_MCP_SERVER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -87,6 +88,10 @@ std::string rpc_error_response(const RpcError& error);
 // requested}, the revisions newest first.
 RpcError unsupported_version_error(std::string_view requested);
 
+// Most messages in one JSON-RPC batch (2025-03-26 sessions): each may be a
+// scan, so a larger batch is refused whole (-32600) instead of run.
+inline constexpr std::size_t kMaxMcpBatchMessages = 32;
+
 class McpServer {
  public:
   // Loads the catalogs and builds the glossary resource. `analyzer` must
@@ -95,7 +100,9 @@ class McpServer {
                                                    McpServerOptions options = {});
 
   // Handles one message: a request, a notification, a client's response, or
-  // (2025-03-26 sessions only) a batch of them. Returns the JSON text to
+  // (2025-03-26 sessions only) a batch of at most kMaxMcpBatchMessages of
+  // them; later revisions removed batches, so an array is a JSON-RPC error
+  // there (-32600), as is a larger batch. Returns the JSON text to
   // send back, or nullopt when nothing is to be sent (notifications and
   // responses). Malformed JSON gets a JSON-RPC parse error, never a crash.
   std::optional<std::string> handle(std::string_view message, McpSession& session,

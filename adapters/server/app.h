@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "auth/quota.h"
+#include "auth/rate_limits.h"
 #include "http/catalog.h"
 #include "http/http_types.h"
 #include "http/problems.h"
@@ -25,6 +26,7 @@ class FileScanPool;
 
 struct AppOptions {
   bool retain_content = false;  // --retain-content: store submitted content too
+  ApiMinuteLimits api_limits;   // the scan API's per-minute allowances per plan
 };
 
 class App {
@@ -36,6 +38,8 @@ class App {
   Store& store() { return store_; }
   const Catalog& catalog() const { return *catalog_; }
   DailyQuota& quota() { return quota_; }
+  // The per-minute windows of the scan API (keys "v1scan:u:ID", "v1read:u:ID").
+  MinuteLimiter& api_minutes() { return api_minutes_; }
   const AppOptions& options() const { return options_; }
   // The OpenAPI document, generated once from the route table.
   const std::string& openapi_json() const { return openapi_json_; }
@@ -59,6 +63,7 @@ class App {
   Store& store_;
   std::shared_ptr<const Catalog> catalog_;
   DailyQuota quota_;
+  MinuteLimiter api_minutes_;
   AppOptions options_;
   std::string openapi_json_;
   McpEndpoint* mcp_ = nullptr;

@@ -15,8 +15,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -29,6 +31,7 @@
 #include "common/feeds.h"
 #include "common/provider_flags.h"
 #include "common/status_map.h"
+#include "embedded_files.h"
 #include "http/catalog.h"
 #include "http/http_server.h"
 #include "http/multipart.h"
@@ -86,11 +89,36 @@ struct ServeFlags {
   std::string workflow_url;
   std::string data_dir;
   std::size_t max_connections = kDefaultMaxConnections;
+  std::size_t max_connections_per_address = kDefaultMaxConnectionsPerAddress;
+  unsigned header_timeout = static_cast<unsigned>(kDefaultHeaderTimeout.count());
   unsigned idle_timeout = static_cast<unsigned>(kDefaultIdleTimeout.count());
   unsigned read_timeout = static_cast<unsigned>(kDefaultReadTimeout.count());
   std::string log_level = "info";
   bool bootstrap = false;
+  // Allowances (CONTRACT §2, §3): the plans file, and flags over it.
+  std::string plans_file;
+  std::int64_t scan_per_minute = -1;   // -1: each plan's scan_per_minute
+  std::int64_t reads_per_minute = -1;  // -1: each plan's reads_per_minute
+  std::int64_t check_per_minute = CheckApiOptions{}.per_minute_authenticated;
+  std::int64_t check_per_minute_anonymous = CheckApiOptions{}.per_minute_anonymous;
+  std::int64_t check_polling_per_minute = CheckApiOptions{}.per_minute_polling;
+  std::int64_t anonymous_checks_per_day = CheckApiOptions{}.anonymous_checks_per_day;
 };
+
+// The plans document: --plans, else the embedded data/plans.json.
+Result<std::string> plans_json(const ServeFlags& flags) {
+  if (flags.plans_file.empty()) {
+    for (const EmbeddedFile& file : embedded_files()) {
+      if (file.path == "data/plans.json") return std::string(file.content);
+    }
+    return Status::internal("data/plans.json is not embedded");
+  }
+  std::ifstream in(flags.plans_file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return Status::invalid_argument("--plans: cannot read " + flags.plans_file);
+  return text.str();
+}
 
 // "HOST:PORT" or "[V6]:PORT".
 bool parse_listen(const std::string& text, std::string* host, std::uint16_t* port) {
@@ -136,13 +164,14 @@ Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
 // The check API (CONTRACT §3) with its workers, started once the port is
 // known (the workflow's callback URL defaults to it).
 Result<std::unique_ptr<CheckApi>> start_check_api(const ServeFlags& flags, App& app,
-                                                  std::uint16_t port, const std::string& host) {
+                                                  std::uint16_t port, const std::string& host,
+                                                  std::string_view plans) {
   if (!(flags.analysis_timeout > 0) || flags.analysis_timeout > 86400) {
     return Status::invalid_argument("--analysis-timeout must be a number of seconds in (0, 86400]");
   }
   Result<TrustedProxies> proxies = TrustedProxies::parse(flags.trusted_proxies);
   if (!proxies.ok()) return proxies.status();
-  Result<std::shared_ptr<const CheckCatalogues>> catalogues = CheckCatalogues::load();
+  Result<std::shared_ptr<const CheckCatalogues>> catalogues = CheckCatalogues::load(plans);
   if (!catalogues.ok()) return catalogues.status();
   CheckApiOptions options;
   options.analysis_timeout =
@@ -158,6 +187,10 @@ Result<std::unique_ptr<CheckApi>> start_check_api(const ServeFlags& flags, App& 
   options.workers =
       flags.workers ? flags.workers : std::max(1u, std::thread::hardware_concurrency());
   options.retain_content = flags.retain_content;
+  options.per_minute_authenticated = flags.check_per_minute;
+  options.per_minute_anonymous = flags.check_per_minute_anonymous;
+  options.per_minute_polling = flags.check_polling_per_minute;
+  options.anonymous_checks_per_day = flags.anonymous_checks_per_day;
   auto api = std::make_unique<CheckApi>(app, options, std::move(*proxies), std::move(*catalogues));
   if (Status s = api->start(); !s.ok()) return s;
   app.set_check_api(api.get());
@@ -178,6 +211,8 @@ int serve(const ServeFlags& flags) {
   http.max_connections = flags.max_connections;
   http.idle_timeout = std::chrono::seconds(flags.idle_timeout);
   http.read_timeout = std::chrono::seconds(flags.read_timeout);
+  http.max_connections_per_address = flags.max_connections_per_address;
+  http.header_timeout = std::chrono::seconds(flags.header_timeout);
   raise_open_file_limit();
 
   auto store = open_migrated(flags.database);
@@ -219,7 +254,14 @@ int serve(const ServeFlags& flags) {
   auto catalog = Catalog::load();
   if (!catalog.ok()) return fail(catalog.status());
 
-  App app(**analyzer, **store, *catalog, AppOptions{.retain_content = flags.retain_content});
+  Result<std::string> plans = plans_json(flags);
+  if (!plans.ok()) return fail(plans.status());
+  Result<ApiMinuteLimits> api_limits = ApiMinuteLimits::from_plans_json(*plans);
+  if (!api_limits.ok()) return fail(api_limits.status());
+  if (flags.scan_per_minute >= 0) api_limits->override_scans(flags.scan_per_minute);
+  if (flags.reads_per_minute >= 0) api_limits->override_reads(flags.reads_per_minute);
+  App app(**analyzer, **store, *catalog,
+          AppOptions{.retain_content = flags.retain_content, .api_limits = *api_limits});
   // Image and document scans run on their own bounded pool (file_scans.h).
   init_form_parser();
   const unsigned scan_workers =
@@ -247,7 +289,7 @@ int serve(const ServeFlags& flags) {
   Router router(app);
   HttpServer server(http, router);
   if (Status s = server.listen(); !s.ok()) return fail(s);
-  auto check_api = start_check_api(flags, app, server.port(), http.host);
+  auto check_api = start_check_api(flags, app, server.port(), http.host, *plans);
   if (!check_api.ok()) return fail(check_api.status());
   LogLine(LogLevel::kNotice, "listening")
       .field("host", http.host)
@@ -326,14 +368,57 @@ int run(int argc, char** argv) {
       "Open connections at most; at the limit an idle keep-alive connection is closed")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  opt("--max-connections-per-address", flags.max_connections_per_address,
+      "SCAMCHECK_MAX_CONNECTIONS_PER_ADDRESS",
+      "Open connections at most from one client address (0: no cap; behind a reverse proxy "
+      "raise it or use 0); beyond it a new connection is closed at once")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1000000}));
+  opt("--header-timeout", flags.header_timeout, "SCAMCHECK_HEADER_TIMEOUT",
+      "Seconds a client may take to send a request's line and header fields (408 after it)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
   opt("--idle-timeout", flags.idle_timeout, "SCAMCHECK_IDLE_TIMEOUT",
       "Seconds a keep-alive connection may wait for its next request")
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600u));
   opt("--read-timeout", flags.read_timeout, "SCAMCHECK_READ_TIMEOUT",
-      "Seconds a client may take to send one request")
+      "Seconds a client may take to send a request's body once its header fields arrived (408 "
+      "after it)")
       ->capture_default_str()
       ->check(CLI::Range(1u, 3600u));
+  opt("--plans", flags.plans_file, "SCAMCHECK_PLANS",
+      "Plans file (the format of data/plans.json, schema data/schema/plans.schema.json) instead "
+      "of the built-in one: daily allowances (checks_per_day) and per-minute scan API "
+      "allowances (scan_per_minute, reads_per_minute) per plan")
+      ->check(CLI::ExistingFile);
+  const auto per_minute = CLI::Range(std::int64_t{1}, std::int64_t{1000000000});
+  opt("--scan-per-minute", flags.scan_per_minute, "SCAMCHECK_SCAN_PER_MINUTE",
+      "Scans (POST /api/v1/scan) per minute per user for every plan, over the plans' "
+      "scan_per_minute (0: no limit)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000000}));
+  opt("--reads-per-minute", flags.reads_per_minute, "SCAMCHECK_READS_PER_MINUTE",
+      "Other /api/v1 requests (list, get, delete reports) per minute per user for every plan, "
+      "over the plans' reads_per_minute (0: no limit)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000000}));
+  opt("--check-per-minute", flags.check_per_minute, "SCAMCHECK_CHECK_PER_MINUTE",
+      "Check API requests per minute per user, with a token")
+      ->capture_default_str()
+      ->check(per_minute);
+  opt("--check-per-minute-anonymous", flags.check_per_minute_anonymous,
+      "SCAMCHECK_CHECK_PER_MINUTE_ANONYMOUS",
+      "Check API requests per minute per client address, without a token")
+      ->capture_default_str()
+      ->check(per_minute);
+  opt("--check-polling-per-minute", flags.check_polling_per_minute,
+      "SCAMCHECK_CHECK_POLLING_PER_MINUTE",
+      "Check status and detail reads per minute per client (user or address)")
+      ->capture_default_str()
+      ->check(per_minute);
+  opt("--anonymous-checks-per-day", flags.anonymous_checks_per_day,
+      "SCAMCHECK_ANONYMOUS_CHECKS_PER_DAY", "Checks per day per client address without a token")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1000000000}));
   opt("--log-level", flags.log_level, "SCAMCHECK_LOG_LEVEL",
       "debug, info (one line per request), notice (start and stop only), warn or error")
       ->capture_default_str();

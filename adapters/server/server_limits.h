@@ -41,12 +41,22 @@ inline constexpr std::size_t kMaxRequestIdChars = 128;
 // limit is reached, the longest-idle keep-alive connection is closed to make
 // room; when none is idle, the new connection is closed at once.
 inline constexpr std::size_t kDefaultMaxConnections = 4096;
+// Default of --max-connections-per-address: open connections from one
+// client address (the socket's peer; behind a reverse proxy, its address:
+// raise it or set 0 for no cap). Beyond it a new connection from that
+// address is closed at once, so one address cannot fill --max-connections.
+inline constexpr std::size_t kDefaultMaxConnectionsPerAddress = 256;
 // Default of --idle-timeout: how long a keep-alive connection may wait for
 // the first byte of its next request.
 inline constexpr std::chrono::seconds kDefaultIdleTimeout{60};
-// Default of --read-timeout: how long a client may take to send one whole
-// request (headers and body) once its first byte arrived; slow clients are
-// disconnected after it.
+// Default of --header-timeout: how long a client may take to send the head
+// of a request (request line and header fields), from the accept for a
+// connection's first request, from its first byte after that. Past it the
+// request is answered 408 and the connection closed (silently when nothing
+// was sent).
+inline constexpr std::chrono::seconds kDefaultHeaderTimeout{5};
+// Default of --read-timeout: how long a client may take to send the body of
+// a request once its head arrived; past it 408 and the connection closed.
 inline constexpr std::chrono::seconds kDefaultReadTimeout{15};
 // How long writing one response may take.
 inline constexpr std::chrono::seconds kWriteTimeout{30};

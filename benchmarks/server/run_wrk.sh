@@ -44,8 +44,11 @@ cleanup() {
 trap cleanup EXIT
 
 db="sqlite:$work/bench.db"
+# Throughput from one address: no per-address connection cap and no
+# per-minute scan allowance (both would refuse the load by design).
 "$binary" serve --listen 127.0.0.1:0 --database "$db" --workers "$workers" --log-level notice \
   --max-connections $((idle + connections + 256)) --idle-timeout 600 \
+  --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
   >"$work/serve.out" 2>"$work/serve.log" &
 server_pid=$!
 port=

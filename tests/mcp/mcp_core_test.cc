@@ -322,10 +322,27 @@ TEST_CASE("session revisions shape the tool results") {
                  old_session, context);
   CHECK(batch.answer.get_array().size() == 2);
   CHECK(old_session.initialized);
+  // At most kMaxMcpBatchMessages messages: one more is refused whole, none run.
+  const auto pings = [](std::size_t n) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < n; ++i) {
+      out += (i ? "," : "") + std::string(R"({"jsonrpc":"2.0","id":)") + std::to_string(i + 10) +
+             R"(,"method":"ping"})";
+    }
+    return out + "]";
+  };
+  CHECK(Exchange(pings(kMaxMcpBatchMessages + 1), old_session, context).error_code() == -32600);
+  Exchange full(pings(kMaxMcpBatchMessages), old_session, context);
+  CHECK(full.answer.get_array().size() == kMaxMcpBatchMessages);
 
   McpSession session;
   initialize(session, context, "2025-06-18");
   CHECK(Exchange("[" + call + "]", session, context).error_code() == -32600);
+  McpSession newest;
+  initialize(newest, context, "2025-11-25");
+  CHECK(Exchange("[" + call + "]", newest, context).error_code() == -32600);
+  McpSession none;  // stateless (2026-07-28) requests have no session revision
+  CHECK(Exchange("[" + call + "]", none, context).error_code() == -32600);
   Exchange structured(call, session, context);
   CHECK(structured.result()["structuredContent"].error() == simdjson::SUCCESS);
 }

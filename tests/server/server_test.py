@@ -150,7 +150,8 @@ def setUpModule():
     with open(os.path.join(feeds, "urlhaus.txt"), "w") as f:
         f.write("# URLhaus text export\nhttp://malware-drop.example.org/payload.exe\n"
                 "bad-domain.example.com\n")
-    SERVER = Server("--feeds-dir", feeds, "--read-timeout", "2", "--workers", "2")
+    SERVER = Server("--feeds-dir", feeds, "--read-timeout", "2", "--header-timeout", "2",
+                    "--workers", "2")
     SERVER.feeds = feeds
     SERVER.start()
 
@@ -575,8 +576,9 @@ class Connections(unittest.TestCase, ProblemMixin):
         s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=10)
         s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # never finishes its headers
         start = time.monotonic()
-        data = s.recv(1024)
-        self.assertEqual(data, b"")  # closed by the server (--read-timeout 2)
+        data = s.recv(4096)
+        self.assertTrue(data.startswith(b"HTTP/1.1 408 "), data)  # --header-timeout 2
+        self.assertEqual(s.recv(1024), b"")  # then closed
         self.assertLess(time.monotonic() - start, 8)
         s.close()
 

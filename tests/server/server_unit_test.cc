@@ -10,9 +10,11 @@
 
 #include "auth/crypto.h"
 #include "auth/quota.h"
+#include "auth/rate_limits.h"
 #include "common/feeds.h"
 #include "common/status_map.h"
 #include "http/catalog.h"
+#include "http/framing.h"
 #include "http/openapi.h"
 #include "http/route_table.h"
 #include "http/router.h"
@@ -161,6 +163,65 @@ TEST_CASE("request helpers") {
   CHECK_FALSE(is_report_id("rpt_01ARZ3NDEKTSV4RRFFQ69G5FAU1"));
   CHECK_FALSE(is_report_id("rpt_01ARZ3NDEKTSV4RRFFQ69G5FAI"));
   CHECK(split_list(" a, b ,,c ") == std::vector<std::string>{"a", "b", "c"});
+}
+
+TEST_CASE("request targets: origin-form and absolute-form") {
+  std::string path, query;
+  CHECK(split_request_target("/api/v1/reports?limit=5", &path, &query));
+  CHECK((path == "/api/v1/reports" && query == "limit=5"));
+  CHECK(split_request_target("http://other.example/health", &path, &query));
+  CHECK((path == "/health" && query.empty()));
+  CHECK(split_request_target("HTTPS://[::1]:8443?x=1", &path, &query));
+  CHECK((path == "/" && query == "x=1"));
+  for (const char* bad : {"*", "other.example:443", "ftp://a/b", "http://user@a/b", "http:///b",
+                          "http://a/b#c", "b", ""}) {
+    CAPTURE(bad);
+    CHECK_FALSE(split_request_target(bad, &path, &query));
+  }
+}
+
+TEST_CASE("framing: only one plain chunked, never with Content-Length") {
+  const auto problem = [](HeaderList headers, unsigned minor = 1) {
+    headers.emplace_back("Host", "x");
+    return std::string(framing_problem(headers, minor));
+  };
+  CHECK(problem({}).empty());
+  CHECK(problem({{"Transfer-Encoding", " Chunked "}}).empty());
+  CHECK(problem({{"Content-Length", "12"}}).empty());
+  for (const char* te : {"xchunked", "chunked, identity", "gzip, chunked", "identity", ""}) {
+    CAPTURE(te);
+    CHECK_FALSE(problem({{"Transfer-Encoding", te}}).empty());
+  }
+  CHECK_FALSE(
+      problem({{"Transfer-Encoding", "chunked"}, {"Transfer-Encoding", "chunked"}}).empty());
+  CHECK_FALSE(problem({{"Transfer-Encoding", "chunked"}}, 0).empty());
+  CHECK_FALSE(problem({{"Transfer-Encoding", "chunked"}, {"Content-Length", "0"}}).empty());
+  for (const char* cl : {"5, 5", "+5", "-1", "0x5", ""}) {
+    CAPTURE(cl);
+    CHECK_FALSE(problem({{"Content-Length", cl}}).empty());
+  }
+  CHECK_FALSE(problem({{"Content-Length", "1"}, {"Content-Length", "1"}}).empty());
+  CHECK_FALSE(problem({{"Authorization", "Bearer a"}, {"authorization", "Bearer b"}}).empty());
+  CHECK_FALSE(problem({{"Host", "y"}}).empty());
+  CHECK_FALSE(std::string(framing_problem({}, 1)).empty());  // HTTP/1.1 without Host
+  CHECK(std::string(framing_problem({}, 0)).empty());
+}
+
+TEST_CASE("scan API per-minute allowances from the plans document") {
+  auto limits = ApiMinuteLimits::from_plans_json(
+      R"({"plans":[{"name":"free","scan_per_minute":3,"reads_per_minute":null},{"name":"pro"}]})");
+  REQUIRE(limits.ok());
+  CHECK(limits->for_plan("free").scans == 3);
+  CHECK(limits->for_plan("free").reads == 0);
+  CHECK(limits->for_plan("pro").scans == 0);
+  CHECK(limits->for_plan("unknown").scans == 0);
+  limits->override_reads(7);
+  CHECK(limits->for_plan("free").reads == 7);
+  CHECK_FALSE(
+      ApiMinuteLimits::from_plans_json(R"({"plans":[{"name":"a","scan_per_minute":0}]})").ok());
+  CHECK_FALSE(
+      ApiMinuteLimits::from_plans_json(R"({"plans":[{"name":"a","scan_per_minute":"9"}]})").ok());
+  CHECK_FALSE(ApiMinuteLimits::from_plans_json("[]").ok());
 }
 
 TEST_CASE("the OpenAPI document covers every route of the table") {

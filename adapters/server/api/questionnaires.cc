@@ -327,14 +327,14 @@ std::vector<std::string> advice_for(const Questionnaire& questionnaire,
   return out;
 }
 
-Result<std::shared_ptr<const CheckCatalogues>> CheckCatalogues::load() {
+Result<std::shared_ptr<const CheckCatalogues>> CheckCatalogues::load(std::string_view plans_json) {
   auto out = std::make_shared<CheckCatalogues>();
   Problems all("check catalogues");
   bool have_plans = false;
   for (const EmbeddedFile& file : embedded_files()) {
     Problems p{std::string(file.path)};
     if (file.path == "data/plans.json") {
-      out->plans_ = load_plans(file.content, p);
+      out->plans_ = load_plans(plans_json.empty() ? file.content : plans_json, p);
       have_plans = true;
     } else if (file.path.rfind("data/questionnaires/", 0) == 0) {
       Questionnaire q = load_questionnaire(file.content, p);

@@ -92,8 +92,9 @@ std::vector<std::string> advice_for(const Questionnaire& questionnaire,
 class CheckCatalogues {
  public:
   // Loads and checks the embedded plans and questionnaires; every problem
-  // is reported at once, with its file.
-  static Result<std::shared_ptr<const CheckCatalogues>> load();
+  // is reported at once, with its file. `plans_json` (--plans), when not
+  // empty, replaces the embedded data/plans.json.
+  static Result<std::shared_ptr<const CheckCatalogues>> load(std::string_view plans_json = {});
 
   const std::vector<PlanInfo>& plans() const { return plans_; }
   const PlanInfo* plan(std::string_view name) const;

@@ -1,5 +1,7 @@
 #include "auth/rate_limits.h"
 
+#include <simdjson.h>
+
 #include <boost/asio/ip/address.hpp>
 #include <charconv>
 
@@ -49,6 +51,43 @@ RateDecision MinuteLimiter::hit(const std::string& key, std::int64_t limit, std:
   ++w.count;
   d.remaining = limit - w.count;
   return d;
+}
+
+Result<ApiMinuteLimits> ApiMinuteLimits::from_plans_json(std::string_view json) {
+  ApiMinuteLimits out;
+  simdjson::dom::parser parser;
+  simdjson::dom::array plans;
+  if (parser.parse(json.data(), json.size())["plans"].get(plans) != simdjson::SUCCESS) {
+    return Status::invalid_argument("plans: not an object with a plans array");
+  }
+  for (simdjson::dom::element plan : plans) {
+    std::string_view name;
+    if (plan["name"].get(name) != simdjson::SUCCESS) {
+      return Status::invalid_argument("plans: a plan without a name");
+    }
+    ApiMinuteAllowance allowance;
+    for (auto [key, target] : {std::pair{"scan_per_minute", &allowance.scans},
+                               std::pair{"reads_per_minute", &allowance.reads}}) {
+      simdjson::dom::element value;
+      if (plan[key].get(value) != simdjson::SUCCESS || value.is_null()) continue;
+      std::int64_t n = 0;
+      if (value.get(n) != simdjson::SUCCESS || n < 1) {
+        return Status::invalid_argument("plans: plan " + std::string(name) + ": " + key +
+                                        " must be an integer >= 1 or null");
+      }
+      *target = n;
+    }
+    out.plans_[std::string(name)] = allowance;
+  }
+  return out;
+}
+
+ApiMinuteAllowance ApiMinuteLimits::for_plan(std::string_view plan) const {
+  ApiMinuteAllowance out;
+  if (const auto it = plans_.find(std::string(plan)); it != plans_.end()) out = it->second;
+  if (scans_override_) out.scans = *scans_override_;
+  if (reads_override_) out.reads = *reads_override_;
+  return out;
 }
 
 Result<TrustedProxies> TrustedProxies::parse(const std::vector<std::string>& cidrs) {

@@ -1,5 +1,5 @@
-// Per-minute request limits of the check API (CONTRACT §3) and the client
-// address they are keyed by.
+// Per-minute request limits of the check API (CONTRACT §3) and of the scan
+// API (CONTRACT §2, per plan), and the client address they are keyed by.
 //
 // A window is one clock minute (it ends at the next multiple of 60 Unix
 // seconds); each key counts the requests it was allowed in the current
@@ -12,6 +12,7 @@
 #include <array>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -47,6 +48,35 @@ class MinuteLimiter {
   std::mutex mutex_;
   std::unordered_map<std::string, Window> windows_;
   std::int64_t last_sweep_ = 0;
+};
+
+// The per-minute allowances of the scan API for one plan; 0: no limit.
+struct ApiMinuteAllowance {
+  std::int64_t scans = 0;  // POST /api/v1/scan
+  std::int64_t reads = 0;  // the other /api/v1 routes (list, get and delete reports)
+};
+
+// The scan API's per-minute allowances per plan: `scan_per_minute` and
+// `reads_per_minute` of each plan of the plans data file (data/plans.json,
+// or --plans), a flag overriding either for every plan. Counted per user
+// (all their tokens share a window). Immutable once set up; thread-safe.
+class ApiMinuteLimits {
+ public:
+  // Reads the two allowances of every plan of a plans document (null or
+  // absent: no limit). Fails on a value that is not an integer >= 1.
+  static Result<ApiMinuteLimits> from_plans_json(std::string_view json);
+
+  // --scan-per-minute / --reads-per-minute: the same for every plan (0: none).
+  void override_scans(std::int64_t per_minute) { scans_override_ = per_minute; }
+  void override_reads(std::int64_t per_minute) { reads_override_ = per_minute; }
+
+  // The allowances of `plan`; a plan the file does not name has none.
+  ApiMinuteAllowance for_plan(std::string_view plan) const;
+
+ private:
+  std::unordered_map<std::string, ApiMinuteAllowance> plans_;
+  std::optional<std::int64_t> scans_override_;
+  std::optional<std::int64_t> reads_override_;
 };
 
 // The networks of --trusted-proxy. Immutable after parse(); thread-safe.

@@ -7,6 +7,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -15,8 +16,10 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
+#include "http/framing.h"
 #include "http/router.h"
 #include "logging.h"
 
@@ -97,16 +100,22 @@ class HttpServer::Impl {
   const HttpServerOptions& options() const { return options_; }
   bool draining() const { return draining_.load(std::memory_order_relaxed); }
 
-  // Registers a new session; returns its place in the registry.
-  std::list<std::weak_ptr<Session>>::iterator add(const std::shared_ptr<Session>& session) {
+  // Registers a new session of a client `address`; returns its place in
+  // the registry.
+  std::list<std::weak_ptr<Session>>::iterator add(const std::shared_ptr<Session>& session,
+                                                  const std::string& address) {
     std::lock_guard lock(mutex_);
     ++connections_;
+    ++per_address_[address];
     return sessions_.insert(sessions_.end(), session);
   }
-  void remove(std::list<std::weak_ptr<Session>>::iterator it) {
+  void remove(std::list<std::weak_ptr<Session>>::iterator it, const std::string& address) {
     std::lock_guard lock(mutex_);
     sessions_.erase(it);
     --connections_;
+    if (auto a = per_address_.find(address); a != per_address_.end() && --a->second == 0) {
+      per_address_.erase(a);
+    }
     if (draining() && connections_ == 0) finish_locked();
   }
 
@@ -119,6 +128,7 @@ class HttpServer::Impl {
   }
 
   void on_accept(const beast::error_code& ec, tcp::socket socket);
+  void log_refused(const char* reason);
   bool evict_idle();
   void begin_drain();
   void finish_locked() { work_.reset(); }
@@ -135,26 +145,36 @@ class HttpServer::Impl {
   std::mutex mutex_;  // guards the members below
   std::list<std::weak_ptr<Session>> sessions_;
   std::size_t connections_ = 0;
+  std::unordered_map<std::string, std::size_t> per_address_;  // open connections per client
   bool stopped_ = false;
   std::condition_variable drained_cv_;
   std::thread grace_thread_;
+
+  // Refused connections are logged at most once a second (acceptor strand).
+  std::chrono::steady_clock::time_point refused_logged_at_{};
+  std::uint64_t refused_unlogged_ = 0;
 };
 
 class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(Impl& server, tcp::socket socket) : server_(server), stream_(std::move(socket)) {
+  Session(Impl& server, tcp::socket socket, std::string remote)
+      : server_(server),
+        stream_(std::move(socket)),
+        deadline_(stream_.get_executor()),
+        remote_(std::move(remote)) {
     beast::error_code ec;
     stream_.socket().set_option(tcp::no_delay(true), ec);
-    const auto endpoint = stream_.socket().remote_endpoint(ec);
-    if (!ec) remote_ = endpoint.address().to_string();
   }
   ~Session() {
-    if (registered_) server_.remove(registry_it_);
+    if (registered_) server_.remove(registry_it_, remote_);
   }
 
   void start() {
-    registry_it_ = server_.add(shared_from_this());
+    registry_it_ = server_.add(shared_from_this(), remote_);
     registered_ = true;
+    // A new connection has the head deadline for its first request from
+    // the start: sending nothing holds it no longer than a slow head.
+    arm_deadline(server_.options().header_timeout);
     net::dispatch(stream_.get_executor(),
                   [self = shared_from_this()] { self->wait_for_request(); });
   }
@@ -174,25 +194,35 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   }
 
  private:
+  // Waits for the first byte of a request: on a new connection within the
+  // head deadline armed by start(), on a keep-alive one within the idle
+  // timeout. A connection that sent nothing is closed without an answer.
   void wait_for_request() {
     if (buffer_.size() > 0) return read_header();
-    if (server_.draining()) return stream_.close();
+    if (server_.draining()) return close();
     idle_ = true;
-    stream_.expires_after(server_.options().idle_timeout);
+    if (deadline_armed_) {
+      stream_.expires_never();
+    } else {
+      stream_.expires_after(server_.options().idle_timeout);
+    }
     stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](
                                                        const beast::error_code& ec, std::size_t n) {
       self->idle_ = false;
-      if (ec) return self->stream_.close();
+      if (ec) return self->close();
       self->buffer_.commit(n);
       self->read_header();
     });
   }
 
+  // Reads the request line and header fields within --header-timeout of
+  // the first byte (of the accept, for a connection's first request).
   void read_header() {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
     parser_->body_limit(kMaxMcpBodyBytes);  // the largest; on_header() sets the request's own
-    stream_.expires_after(server_.options().read_timeout);
+    if (!deadline_armed_) arm_deadline(server_.options().header_timeout);
+    stream_.expires_never();
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
                               self->on_header(ec);
@@ -200,12 +230,21 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_header(const beast::error_code& ec) {
+    if (ec && timed_out_) return fail_early(EarlyError::kTimeout);
     if (ec == http::error::header_limit) return fail_early(EarlyError::kHeaderTooLarge);
     if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
-    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : stream_.close();
+    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : close();
     const auto& req = parser_->get();
-    const std::size_t limit = max_body_bytes(req.target().substr(0, req.target().find('?')),
-                                             req[http::field::content_type]);
+    Request head = to_request(req.base());
+    if (const std::string_view why = framing_problem(head.headers, req.version() % 10);
+        !why.empty() || head.path.empty()) {
+      LogLine(LogLevel::kDebug, "request_refused")
+          .field("reason", why.empty() ? std::string_view("request-target") : why);
+      return fail_early(EarlyError::kBadRequest);
+    }
+    // The body has its own deadline (--read-timeout), from the end of the head.
+    arm_deadline(server_.options().read_timeout);
+    const std::size_t limit = max_body_bytes(head.path, req[http::field::content_type]);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return fail_early(EarlyError::kBodyTooLarge);
     }
@@ -218,7 +257,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
       return http::async_write(
           stream_, *interim,
           [self = shared_from_this(), interim](const beast::error_code& ec2, std::size_t) {
-            if (ec2) return self->stream_.close();
+            if (ec2) return self->close();
             self->read_body();
           });
     }
@@ -233,8 +272,10 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   }
 
   void on_read(const beast::error_code& ec) {
+    if (ec && timed_out_) return fail_early(EarlyError::kTimeout);
     if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
-    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : stream_.close();
+    if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : close();
+    disarm_deadline();
     stream_.expires_never();
     auto message = parser_->release();
     parser_.reset();
@@ -248,13 +289,16 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     });
   }
 
+  // The request of a parsed head; its path stays empty when the target is
+  // in no form this server serves (framing.h).
   Request to_request(const http::request_header<>& header) const {
     Request request;
     request.method = std::string(header.method_string());
     request.target = std::string(header.target());
-    const std::size_t question = request.target.find('?');
-    request.path = request.target.substr(0, question);
-    if (question != std::string::npos) request.query = request.target.substr(question + 1);
+    if (!split_request_target(request.target, &request.path, &request.query)) {
+      request.path.clear();
+      request.query.clear();
+    }
     for (const auto& field : header) {
       request.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
     }
@@ -264,11 +308,39 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
 
   // Answers a request this layer rejects, then closes the connection.
   void fail_early(EarlyError error) {
+    disarm_deadline();
     Request request;
     if (parser_) request = to_request(parser_->get().base());
     keep_alive_ = false;
     must_linger_ = true;
     write(server_.handler().early_error(request, error));
+  }
+
+  // The head and body deadlines: when one passes, the pending read is
+  // cancelled and the request answered 408 (the stream's own timeout
+  // would close the socket first). Re-arming replaces the previous one.
+  void arm_deadline(std::chrono::seconds timeout) {
+    ++deadline_generation_;
+    deadline_armed_ = true;
+    timed_out_ = false;
+    deadline_.expires_after(timeout);
+    deadline_.async_wait(
+        [weak = weak_from_this(), generation = deadline_generation_](const beast::error_code& ec) {
+          const std::shared_ptr<Session> self = weak.lock();
+          if (ec || !self || generation != self->deadline_generation_) return;
+          self->timed_out_ = true;
+          beast::error_code ignored;
+          self->stream_.socket().cancel(ignored);
+        });
+  }
+  void disarm_deadline() {
+    ++deadline_generation_;
+    deadline_armed_ = false;
+    deadline_.cancel();
+  }
+  void close() {
+    disarm_deadline();
+    stream_.close();
   }
 
   void write(Response response) {
@@ -287,7 +359,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     http::async_write(
         stream_, *message,
         [self = shared_from_this(), message, keep_alive](const beast::error_code& ec, std::size_t) {
-          if (ec) return self->stream_.close();
+          if (ec) return self->close();
           if (!keep_alive) return self->close_gracefully();
           self->wait_for_request();
         });
@@ -313,6 +385,10 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
 
   Impl& server_;
   beast::tcp_stream stream_;
+  net::steady_timer deadline_;  // on the stream's strand
+  std::uint64_t deadline_generation_ = 0;
+  bool deadline_armed_ = false;
+  bool timed_out_ = false;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   std::string remote_;
@@ -330,19 +406,37 @@ void HttpServer::Impl::on_accept(const beast::error_code& ec, tcp::socket socket
     LogLine(LogLevel::kWarn, "accept_failed").field("error", ec.message());
     return do_accept();
   }
-  bool full;
+  beast::error_code ignored;
+  std::string remote;
+  if (const auto endpoint = socket.remote_endpoint(ignored); !ignored) {
+    remote = endpoint.address().to_string();
+  }
+  bool full, address_full;
   {
     std::lock_guard lock(mutex_);
     full = connections_ >= options_.max_connections;
+    const auto it = per_address_.find(remote);
+    address_full = options_.max_connections_per_address != 0 && it != per_address_.end() &&
+                   it->second >= options_.max_connections_per_address;
   }
-  if (full && !evict_idle()) {
-    LogLine(LogLevel::kWarn, "connection_refused").field("reason", "connection limit");
-    beast::error_code ignored;
+  if (address_full || (full && !evict_idle())) {
+    log_refused(address_full ? "connections per address" : "connection limit");
     socket.close(ignored);
     return do_accept();
   }
-  std::make_shared<Session>(*this, std::move(socket))->start();
+  std::make_shared<Session>(*this, std::move(socket), std::move(remote))->start();
   do_accept();
+}
+
+void HttpServer::Impl::log_refused(const char* reason) {
+  ++refused_unlogged_;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - refused_logged_at_ < std::chrono::seconds(1)) return;
+  LogLine(LogLevel::kWarn, "connection_refused")
+      .field("reason", reason)
+      .field("refused", static_cast<std::int64_t>(refused_unlogged_));
+  refused_logged_at_ = now;
+  refused_unlogged_ = 0;
 }
 
 bool HttpServer::Impl::evict_idle() {

@@ -4,12 +4,20 @@
 // accepting, finish the requests in flight, return). Requests go to a
 // RequestHandler (the router); this layer never looks at routes.
 //
-// Per connection: wait for the first byte of a request (idle timeout), then
-// read the whole request within the read timeout; header limit
-// kMaxHeaderBytes; body limit by media type (kMaxJsonBodyBytes, or
-// kMaxMultipartBodyBytes for multipart/form-data), checked against
-// Content-Length before reading the body. One request at a time per
-// connection; pipelined requests wait in the buffer.
+// Per connection: the request head (request line and header fields) must
+// arrive within the header timeout (counted from the accept for the first
+// request, from its first byte on a keep-alive connection, which may wait
+// the idle timeout for it), then the body within the read timeout; a
+// request past either deadline is answered 408 and the connection closed.
+// Header limit kMaxHeaderBytes; body limit by media type
+// (kMaxJsonBodyBytes, or kMaxMultipartBodyBytes for multipart/form-data),
+// checked against Content-Length before reading the body. Framing and
+// request-target checks (framing.h): a refused head is answered 400 and
+// the connection closed, so nothing after it is read as a request. One
+// request at a time per connection; pipelined requests wait in the buffer.
+// Connections: at most max_connections at once (an idle keep-alive one is
+// closed to make room) and max_connections_per_address from one client
+// address (beyond it a new connection is closed at once).
 #ifndef SCAMCHECK_ADAPTERS_SERVER_HTTP_HTTP_SERVER_H_
 #define SCAMCHECK_ADAPTERS_SERVER_HTTP_HTTP_SERVER_H_
 
@@ -30,7 +38,9 @@ struct HttpServerOptions {
   unsigned threads = 0;       // 0: one per core
   std::size_t max_connections = kDefaultMaxConnections;
   std::chrono::seconds idle_timeout = kDefaultIdleTimeout;
-  std::chrono::seconds read_timeout = kDefaultReadTimeout;
+  std::size_t max_connections_per_address = kDefaultMaxConnectionsPerAddress;  // 0: no cap
+  std::chrono::seconds header_timeout = kDefaultHeaderTimeout;
+  std::chrono::seconds read_timeout = kDefaultReadTimeout;  // the body, after the head
 };
 
 class HttpServer {

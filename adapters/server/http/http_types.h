@@ -47,9 +47,10 @@ using Reply = std::function<void(Response)>;
 
 // Why the connection layer answered a request itself, before any handler.
 enum class EarlyError {
-  kBadRequest,      // unparseable HTTP
+  kBadRequest,      // unparseable HTTP, refused framing or request-target (framing.h)
   kHeaderTooLarge,  // request line and headers over kMaxHeaderBytes
   kBodyTooLarge,    // body over the limit for its media type
+  kTimeout,         // head or body not received within its deadline (408)
 };
 
 // What the connection layer calls. Implemented by Router.

@@ -41,10 +41,9 @@ Response validation_problem(const ProblemContext& ctx, const FieldErrors& errors
 }
 
 Response rate_limited_problem(const ProblemContext& ctx, std::int64_t limit,
-                              std::int64_t retry_after) {
+                              std::int64_t retry_after, std::string_view detail_key) {
   adapters::ProblemDocument doc = base(ctx, 429);
-  doc.detail =
-      ctx.catalog.text(ctx.locale, "detail.rate_limited", {{"limit", std::to_string(limit)}});
+  doc.detail = ctx.catalog.text(ctx.locale, detail_key, {{"limit", std::to_string(limit)}});
   doc.message = doc.detail;
   doc.retry_after = retry_after;
   Response r = to_response(doc);

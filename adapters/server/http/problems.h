@@ -45,9 +45,11 @@ Response problem(const ProblemContext& ctx, int status, std::string_view detail_
                  const TextVars& vars = {});
 // 422 with `errors`.
 Response validation_problem(const ProblemContext& ctx, const FieldErrors& errors);
-// 429 with `message`, `retry_after` and Retry-After.
+// 429 with `message`, `retry_after` and Retry-After; the detail is the
+// catalog text of `detail_key` with {limit}.
 Response rate_limited_problem(const ProblemContext& ctx, std::int64_t limit,
-                              std::int64_t retry_after);
+                              std::int64_t retry_after,
+                              std::string_view detail_key = "detail.rate_limited");
 
 }  // namespace scamcheck::server
 

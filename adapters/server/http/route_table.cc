@@ -29,6 +29,15 @@ ParamSpec report_id_param() {
   return p;
 }
 
+// The reports routes past the plan's `reads_per_minute`.
+ResponseSpec reads_rate_limited() {
+  return {429,
+          "The plan's requests per minute (`reads_per_minute`) are used up.",
+          kProblem,
+          "RateLimitProblem",
+          {"X-Request-ID", "Retry-After"}};
+}
+
 std::vector<RouteSpec> build_table() {
   std::vector<RouteSpec> routes;
 
@@ -60,7 +69,8 @@ std::vector<RouteSpec> build_table() {
          "ValidationProblem",
          {"X-Request-ID", "X-RateLimit-Remaining"}},
         {429,
-         "The daily allowance is used up.",
+         "The daily allowance is used up, or the plan's scans per minute (`scan_per_minute`; "
+         "`X-RateLimit-Remaining` is still the daily allowance).",
          kProblem,
          "RateLimitProblem",
          {"X-Request-ID", "X-RateLimit-Remaining", "Retry-After"}},
@@ -111,6 +121,7 @@ std::vector<RouteSpec> build_table() {
     r.params = {limit, cursor, verdict};
     r.responses = {
         {200, "A page of reports.", kJson, "ReportList", {"X-Request-ID"}},
+        reads_rate_limited(),
     };
     r.handler = &handle_list_reports;
     routes.push_back(std::move(r));
@@ -125,7 +136,7 @@ std::vector<RouteSpec> build_table() {
     r.description = "Another user's report is 404, exactly like a missing one.";
     r.ability = "reports:read";
     r.params = {report_id_param()};
-    r.responses = {{200, "The report.", kJson, "Report", {"X-Request-ID"}}};
+    r.responses = {{200, "The report.", kJson, "Report", {"X-Request-ID"}}, reads_rate_limited()};
     r.handler = &handle_get_report;
     routes.push_back(std::move(r));
   }
@@ -139,7 +150,7 @@ std::vector<RouteSpec> build_table() {
     r.description = "Another user's report is 404, exactly like a missing one.";
     r.ability = "reports:delete";
     r.params = {report_id_param()};
-    r.responses = {{204, "Deleted.", "", "", {"X-Request-ID"}}};
+    r.responses = {{204, "Deleted.", "", "", {"X-Request-ID"}}, reads_rate_limited()};
     r.handler = &handle_delete_report;
     routes.push_back(std::move(r));
   }

@@ -227,6 +227,7 @@ void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
     if (!route.ability->empty() && !has_ability(*ex.token, *route.ability)) {
       return ex.respond(problem(pc, 403, "detail.ability_missing", {{"ability", *route.ability}}));
     }
+    if (!within_minute_allowance(ex, pc)) return;
   }
 
   // Query parameters, validated against their declaration.
@@ -283,6 +284,28 @@ void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
   route.handler(app_, exchange);
 }
 
+bool Router::within_minute_allowance(Exchange& ex, const ProblemContext& pc) {
+  const RouteSpec& route = *ex.route;
+  if (route.path.rfind("/api/v1/", 0) != 0 || !ex.token) return true;
+  const ApiMinuteAllowance allowance = app_.options().api_limits.for_plan(ex.token->user.plan.name);
+  const bool scan = route.method == "POST" && route.path == "/api/v1/scan";
+  const std::int64_t limit = scan ? allowance.scans : allowance.reads;
+  if (limit <= 0) return true;
+  const std::int64_t now = unix_now();
+  const RateDecision d = app_.api_minutes().hit(
+      (scan ? "v1scan:u:" : "v1read:u:") + std::to_string(ex.token->user.id), limit, now);
+  if (d.allowed) return true;
+  Response r = rate_limited_problem(pc, limit, d.retry_after, "detail.rate_limited_minute");
+  if (scan) {
+    // The scan API's X-RateLimit-Remaining is the daily allowance (CONTRACT §2).
+    if (Result<QuotaDecision> daily = app_.quota().peek(ex.token->user, now); daily.ok()) {
+      r.set_header("X-RateLimit-Remaining", std::to_string(daily->remaining));
+    }
+  }
+  ex.respond(std::move(r));
+  return false;
+}
+
 Response Router::early_error(const Request& request, EarlyError error) {
   Exchange ex;
   ex.started = std::chrono::steady_clock::now();
@@ -302,6 +325,9 @@ Response Router::early_error(const Request& request, EarlyError error) {
     case EarlyError::kHeaderTooLarge:
       response = problem(pc, 431, "detail.headers_too_large",
                          {{"limit", std::to_string(kMaxHeaderBytes)}});
+      break;
+    case EarlyError::kTimeout:
+      response = problem(pc, 408, "detail.request_timeout");
       break;
     case EarlyError::kBodyTooLarge:
       response =

@@ -33,6 +33,10 @@ class Router final : public RequestHandler {
   // answer when no route fits (404, or 405 with `allow` filled).
   int match(Exchange& exchange, std::string* allow) const;
   void dispatch(const std::shared_ptr<Exchange>& exchange);
+  // The scan API's per-minute allowance of the caller's plan (POST
+  // /api/v1/scan, or the reports routes); answers 429 and returns false
+  // when the window is full.
+  bool within_minute_allowance(Exchange& exchange, const ProblemContext& pc);
 
   App& app_;
   std::vector<CompiledRoute> routes_;

@@ -299,7 +299,7 @@ RouteSpec mcp_route() {
       "The server's MCP name (`--mcp-name`, default `scamcheck`); any other name is 404.";
   name.pattern = "^[A-Za-z0-9._-]{1,64}$";
   r.params = {name};
-  r.body = BodySpec{"One JSON-RPC message, or (2025-03-26 only) a batch of them.",
+  r.body = BodySpec{"One JSON-RPC message, or (2025-03-26 only) a batch of at most 32.",
                     {{kJson, "JsonRpcMessage"}}};
   r.responses = {
       {200,
