@@ -20,9 +20,9 @@ constexpr std::array<Entry, 13> kTexts = {{
      "I answer with a verdict, the words and links that gave it away, and what to do.\n\n"
      "/help shows what I can check.",
      "👋 <b>Hallo! Ich prüfe Nachrichten auf Betrug.</b>\n\n"
-     "Leite mir eine verdächtige Nachricht weiter, füge ihren Text oder einen Link ein "
-     "oder schicke einen Screenshot. Ich antworte mit einer Einschätzung, den Wörtern und "
-     "Links, die auffallen, und was du tun solltest.\n\n"
+     "Leiten Sie mir eine verdächtige Nachricht weiter, fügen Sie ihren Text oder einen Link "
+     "ein oder schicken Sie einen Screenshot. Ich antworte mit einer Einschätzung, den "
+     "Wörtern und Links, die auffallen, und was Sie tun sollten.\n\n"
      "/help zeigt, was ich prüfen kann."},
     // kHelp
     {"<b>What I can check</b>\n"
@@ -35,7 +35,7 @@ constexpr std::array<Entry, 13> kTexts = {{
      "• eine weitergeleitete oder eingefügte Nachricht (SMS, E-Mail, Chat)\n"
      "• einen einzelnen Link\n"
      "• einen Screenshot oder ein Foto, oder eine Bild- oder PDF-Datei (bis 10 MB)\n\n"
-     "Die Prüfung läuft auf dem Server dieses Bots; deine Nachricht wird nicht gespeichert.\n\n"
+     "Die Prüfung läuft auf dem Server dieses Bots; Ihre Nachricht wird nicht gespeichert.\n\n"
      "/start: Einführung\n/help: diese Hilfe"},
     // kUnsupported
     {"I can check text, links, screenshots, photos and image or PDF files. "
@@ -47,11 +47,11 @@ constexpr std::array<Entry, 13> kTexts = {{
      "Diese Datei ist zu groß zum Prüfen (höchstens 10 MB)."},
     // kFileUnreadable
     {"I could not read this file. Please send it again, or send a screenshot or the text.",
-     "Ich konnte diese Datei nicht lesen. Bitte schicke sie noch einmal, oder einen "
+     "Ich konnte diese Datei nicht lesen. Bitte schicken Sie sie noch einmal, oder einen "
      "Screenshot oder den Text."},
     // kOcrUnavailable
     {"I cannot read pictures right now. Please paste the text of the message instead.",
-     "Ich kann gerade keine Bilder lesen. Bitte füge stattdessen den Text der Nachricht ein."},
+     "Ich kann gerade keine Bilder lesen. Bitte fügen Sie stattdessen den Text der Nachricht ein."},
     // kCheckFailed
     {"Sorry, I could not check this message.",
      "Entschuldigung, ich konnte diese Nachricht nicht prüfen."},
