@@ -4,7 +4,10 @@
 #include <rapidjson/writer.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
+#include <thread>
 
 #include "log.h"
 #include "reply_format.h"
@@ -28,6 +31,18 @@ Text text_for(const Status& status) {
     default:
       return Text::kCheckFailed;
   }
+}
+
+// parameters.retry_after of a 429 answer, between 1 and 10 seconds.
+int retry_after_seconds(const std::string& body) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  std::int64_t seconds = 1;
+  if (parser.parse(body).get(root) != simdjson::SUCCESS ||
+      root["parameters"]["retry_after"].get(seconds) != simdjson::SUCCESS) {
+    seconds = 1;
+  }
+  return static_cast<int>(std::clamp<std::int64_t>(seconds, 1, 10));
 }
 
 std::string context(const IncomingMessage& message) {
@@ -68,8 +83,17 @@ Bot::Bot(const Analyzer& analyzer, const TelegramClient& client, BotOptions opti
     : analyzer_(analyzer), client_(client), options_(std::move(options)) {}
 
 void Bot::reply(const IncomingMessage& message, const std::string& html) const {
-  const auto sent =
-      client_.call("sendMessage", send_message_body(message.chat_id, message.message_id, html));
+  const std::string body = send_message_body(message.chat_id, message.message_id, html);
+  auto sent = client_.call("sendMessage", body);
+  // Over Telegram's rate limit (429): wait as long as it asks (up to 10 s)
+  // and try once more.
+  if (sent.ok() && sent->http_status == 429) {
+    const int seconds = retry_after_seconds(sent->body);
+    log_warn(context(message) + ": sendMessage rate-limited, retrying in " +
+             std::to_string(seconds) + " s");
+    std::this_thread::sleep_for(std::chrono::seconds(seconds));
+    sent = client_.call("sendMessage", body);
+  }
   if (!sent.ok()) {
     log_warn(context(message) + ": sendMessage failed: " + sent.status().message());
     return;

@@ -85,6 +85,7 @@ class BotApiStandin:
         self.files = {}          # file_id -> (file_path, bytes, advertised size or None)
         self.cond = threading.Condition()
         self.next_message_id = 1000
+        self.rate_limit_next = 0  # how many sendMessage calls to answer 429
         standin = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -102,7 +103,10 @@ class BotApiStandin:
                 self.wfile.write(data)
 
             def error(self, code, description):
-                self.answer(code, {"ok": False, "error_code": code, "description": description})
+                payload = {"ok": False, "error_code": code, "description": description}
+                if isinstance(description, tuple):  # (description, parameters)
+                    payload["description"], payload["parameters"] = description
+                self.answer(code, payload)
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -188,6 +192,10 @@ class BotApiStandin:
                      "first_name": "ScamCheck test bot", "username": "scamcheck_test_bot"}
 
     def api_sendMessage(self, body):
+        with self.cond:
+            if self.rate_limit_next > 0:
+                self.rate_limit_next -= 1
+                return 429, ("Too Many Requests: retry after 1", {"retry_after": 1})
         if "chat_id" not in body:
             return 400, "Bad Request: chat_id is empty"
         text = body.get("text")
