@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   app.add_option("--token", token, "Bot token from @BotFather (never logged)")
       ->envname("TELEGRAM_BOT_TOKEN");
   app.add_option("--secret", secret,
-                 "Webhook secret: the secret_token given to setWebhook, 1-256 characters "
+                 "Webhook secret: the secret_token given to setWebhook, 16-256 characters "
                  "A-Z a-z 0-9 _ -")
       ->envname("TELEGRAM_WEBHOOK_SECRET");
   app.add_option("--webhook-path", webhook_path,
@@ -131,22 +131,30 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    const int code = app.exit(e);  // prints the help, or the error
+    return code == 0 ? 0 : 64;
   }
 
   const auto usage_error = [](const std::string& message) {
     std::cerr << "scamcheck-telegram-bot: " << message << " (see --help)\n";
     return 64;
   };
-  // Tokens look like 123456789:AAF...; any other character could change
-  // the URL the token is put in.
+  // Tokens look like 123456789:AAF...: digits, ':', then letters, digits,
+  // '_' and '-'; any other character could change the URL the token is put
+  // in.
+  const std::size_t colon = token.find(':');
   if (token.empty()) return usage_error("--token (or TELEGRAM_BOT_TOKEN) is required");
-  if (token.size() > 256 || !only_chars(token, ":_-")) {
-    return usage_error("--token: a bot token has only letters, digits, ':', '_' and '-'");
+  if (token.size() > 256 || colon == std::string::npos || colon == 0 ||
+      token.find_first_not_of("0123456789") != colon || token.size() - colon - 1 < 8 ||
+      !only_chars(token.substr(colon + 1), "_-")) {
+    return usage_error(
+        "--token: not a bot token (digits, ':', then at least 8 letters, digits, "
+        "'_' or '-')");
   }
   if (secret.empty()) return usage_error("--secret (or TELEGRAM_WEBHOOK_SECRET) is required");
-  if (secret.size() > 256 || !only_chars(secret, "_-")) {
-    return usage_error("--secret: 1-256 characters A-Z a-z 0-9 _ - (as setWebhook allows)");
+  // Telegram accepts 1-256 characters; fewer than 16 are too easy to guess.
+  if (secret.size() < 16 || secret.size() > 256 || !only_chars(secret, "_-")) {
+    return usage_error("--secret: 16-256 characters A-Z a-z 0-9 _ - (setWebhook's secret_token)");
   }
   if (webhook_path.empty() || webhook_path.size() > 128 || !only_chars(webhook_path, "_-")) {
     return usage_error("--webhook-path: 1-128 characters A-Z a-z 0-9 _ -");

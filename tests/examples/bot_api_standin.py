@@ -19,6 +19,7 @@ long"). Every call is recorded with its JSON body.
 
 import html
 import json
+import os
 import re
 import threading
 import time
@@ -79,7 +80,7 @@ def utf16_len(text):
 
 
 class BotApiStandin:
-    def __init__(self, token):
+    def __init__(self, token, port=0):
         self.token = token
         self.calls = []          # {"method": ..., "body": {...}} or {"method": "file", "path": ...}
         self.files = {}          # file_id -> (file_path, bytes, advertised size or None)
@@ -147,7 +148,7 @@ class BotApiStandin:
                         return self.answer(200, data, "application/octet-stream")
                 self.error(404, "Not Found")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
@@ -223,3 +224,35 @@ class BotApiStandin:
         return 200, {"file_id": file_id, "file_unique_id": "u" + file_id,
                      "file_size": advertised if advertised is not None else len(data),
                      "file_path": file_path}
+
+
+def main():
+    """Runs the stand-in alone, printing every call as a JSON line, to try
+    the bot without Telegram (examples/telegram-bot/README.md)."""
+    import argparse
+    parser = argparse.ArgumentParser(description="A local stand-in for the Telegram Bot API.")
+    parser.add_argument("--token", default="123456:local-test-token",
+                        help="the bot token it accepts (default: %(default)s)")
+    parser.add_argument("--port", type=int, default=8090, help="port on 127.0.0.1 (default: %(default)s)")
+    parser.add_argument("--file", action="append", default=[], metavar="FILE_ID=PATH",
+                        help="serve the file PATH for getFile(FILE_ID); repeatable")
+    args = parser.parse_args()
+    standin = BotApiStandin(args.token, args.port)
+    for spec in args.file:
+        file_id, _, path = spec.partition("=")
+        with open(path, "rb") as f:
+            standin.add_file(file_id, "files/" + os.path.basename(path), f.read())
+    print(f"Bot API stand-in on {standin.base_url} (token {args.token})", flush=True)
+    seen = 0
+    try:
+        while True:
+            calls = standin.wait_for(lambda c: len(c) > seen and c, 3600) or []
+            for call in calls[seen:]:
+                print(json.dumps(call, ensure_ascii=False), flush=True)
+            seen = len(calls)
+    except KeyboardInterrupt:
+        standin.stop()
+
+
+if __name__ == "__main__":
+    main()
