@@ -75,6 +75,15 @@ bool parse_listen(const std::string& value, std::string& host, std::uint16_t& po
 // not get an answer in time, and the user should get one reply.
 class RecentUpdates {
  public:
+  void erase(std::int64_t id) {
+    if (seen_.erase(id) == 0) return;
+    for (auto it = order_.begin(); it != order_.end(); ++it) {
+      if (*it == id) {
+        order_.erase(it);
+        break;
+      }
+    }
+  }
   bool insert(std::int64_t id) {
     if (!seen_.insert(id).second) return false;
     order_.push_back(id);
@@ -127,6 +136,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--workers", workers, "Threads that analyze messages and reply (1-64)")
       ->check(CLI::Range(1u, 64u))
+      ->capture_default_str();
+  std::size_t queue_size = 256;
+  app.add_option("--queue-size", queue_size,
+                 "Updates waiting for a worker before the webhook answers 503 (1-100000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}))
       ->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -186,7 +200,7 @@ int main(int argc, char** argv) {
   const std::string route = "/telegram/" + webhook_path;
   // Declared after everything its jobs use, so it is destroyed (and its
   // jobs finished) first.
-  WorkQueue queue(workers, 256);
+  WorkQueue queue(workers, queue_size);
 
   WebhookServer server([&](const WebhookRequest& request) -> WebhookResponse {
     const std::string_view path = request.target.substr(0, request.target.find('?'));
@@ -207,9 +221,18 @@ int main(int argc, char** argv) {
       case UpdateKind::kMessage:
         break;
     }
-    if (!recent.insert(message.update_id)) return {200, {}};  // delivered twice
-    if (!queue.try_push([&bot, message = std::move(message)] { bot.handle(message); })) {
-      log_warn("busy: update " + std::to_string(message.update_id) + " refused with 503");
+    const std::int64_t update_id = message.update_id;
+    if (!recent.insert(update_id)) return {200, {}};  // delivered twice
+    auto job = [&bot, message = std::move(message)] {
+      try {
+        bot.handle(message);
+      } catch (const std::exception& e) {  // out of memory, at worst
+        log_error("update " + std::to_string(message.update_id) + ": " + e.what());
+      }
+    };
+    if (!queue.try_push(std::move(job))) {
+      recent.erase(update_id);  // so that Telegram's next delivery is handled
+      log_warn("busy: update " + std::to_string(update_id) + " refused with 503");
       return {503, R"({"error":"busy, retry later"})"};
     }
     return {200, {}};

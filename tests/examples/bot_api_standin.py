@@ -87,6 +87,7 @@ class BotApiStandin:
         self.cond = threading.Condition()
         self.next_message_id = 1000
         self.rate_limit_next = 0  # how many sendMessage calls to answer 429
+        self.send_delay = 0.0     # seconds each sendMessage takes
         standin = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -193,6 +194,8 @@ class BotApiStandin:
                      "first_name": "ScamCheck test bot", "username": "scamcheck_test_bot"}
 
     def api_sendMessage(self, body):
+        if self.send_delay:
+            time.sleep(self.send_delay)
         with self.cond:
             if self.rate_limit_next > 0:
                 self.rate_limit_next -= 1

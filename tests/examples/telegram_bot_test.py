@@ -9,7 +9,7 @@ Telegram does, and checks the Bot API calls the bot makes. One case per run
   telegram_bot_test.py --bot build/examples/telegram-bot/scamcheck-telegram-bot \
       --cli build/adapters/cli/scamcheck --case scam_text
 
-Cases: secret, scam_text, html_escape, start_de, photo, document, malformed.
+Cases: secret, scam_text, html_escape, start_de, photo, document, malformed, busy.
 The photo case needs ImageMagick (convert) and the DejaVu fonts to draw a
 screenshot and the Tesseract models to read it: without them it reports
 itself skipped ("SCAMCHECK_SKIP:"), unless the environment variable CI is
@@ -443,6 +443,32 @@ def case_malformed(bot, standin, args):
     half.close()
 
 
+def case_busy(bot, standin, args):
+    # One worker, one queue place, and a Bot API that takes 3 s per
+    # sendMessage: the third update finds the queue full.
+    standin.send_delay = 3.0
+    first, second, third = (message_update("/help") for _ in range(3))
+    statuses = []
+    for u in (first, second):
+        statuses.append(bot.post_update(u)[0])
+        time.sleep(0.3)  # the worker takes the first before the second arrives
+    status, took = bot.post_update(third)
+    check(statuses == [200, 200], f"first two updates: {statuses}")
+    check(status == 503, f"third update with the queue full: HTTP {status}, expected 503")
+    check(took < 2.0, f"the 503 took {took:.2f} s")
+    # Telegram delivers it again later: now it is handled.
+    standin.send_delay = 0.0
+    deadline = time.monotonic() + 30
+    while True:
+        status, _ = bot.post_update(third)
+        if status == 200 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    check(status == 200, f"the update delivered again: HTTP {status}")
+    for u in (first, second, third):
+        check_reply_shape(wait_reply(standin, u["message"]["message_id"], 30))
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
@@ -455,18 +481,24 @@ def main():
 
     if args.case == "photo":
         missing = [tool for tool in ("convert",) if shutil.which(tool) is None]
+        if not missing:
+            fonts = subprocess.run(["convert", "-list", "font"], capture_output=True, text=True,
+                                   timeout=60).stdout
+            if "DejaVu-Sans" not in fonts:
+                missing.append("the DejaVu fonts (fonts-dejavu-core)")
         if missing:
             if os.environ.get("CI"):
                 print(f"FAIL: {', '.join(missing)} missing (CI is set)")
                 return 1
-            print(f"SCAMCHECK_SKIP: {', '.join(missing)} not installed (imagemagick)")
+            print(f"SCAMCHECK_SKIP: {', '.join(missing)} not installed")
             return 0
 
     standin = BotApiStandin(TOKEN)
     bot = None
     failure = None
     try:
-        bot = Bot(args.bot, standin.base_url)
+        extra = ["--workers", "1", "--queue-size", "1"] if args.case == "busy" else []
+        bot = Bot(args.bot, standin.base_url, *extra)
         if args.case == "photo" and "OCR unavailable" in bot.read_log():
             if os.environ.get("CI"):
                 raise Failure("OCR unavailable (CI is set): " + bot.read_log())
