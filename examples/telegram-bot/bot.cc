@@ -177,7 +177,7 @@ void Bot::handle(const IncomingMessage& message) const {
     if (report.ok()) {
       // A photo with a caption: the riskier of the two reports is shown.
       if (!best || report->risk_score > best->risk_score) {
-        if (best) source = std::string(text(language, Text::kFromCaption));
+        if (message.file) source = std::string(text(language, Text::kFromCaption));
         best = std::move(*report);
       }
     } else if (!best) {

@@ -43,6 +43,27 @@ std::optional<FileRef> largest_photo(simdjson::dom::array sizes) {
   return best;
 }
 
+// Links hidden behind words ("Click here" with a text_link entity) are not
+// in the text itself: each one not already there is appended on a line of
+// its own, so that it is analyzed (and quoted) like a link in the text.
+void append_hidden_links(element message, std::string_view key, std::string& text) {
+  simdjson::dom::array entities;
+  if (text.empty() || message[key].get(entities) != simdjson::SUCCESS) return;
+  std::size_t added = 0;
+  for (element entity : entities) {
+    std::string_view type;
+    std::string_view url;
+    if (entity["type"].get(type) != simdjson::SUCCESS || type != "text_link" ||
+        entity["url"].get(url) != simdjson::SUCCESS || url.empty() || url.size() > 2048) {
+      continue;
+    }
+    if (text.find(url) != std::string::npos) continue;
+    if (++added > 20) break;
+    text += '\n';
+    text += url;
+  }
+}
+
 }  // namespace
 
 std::optional<Kind> kind_for_mime_type(std::string_view mime_type) {
@@ -133,7 +154,12 @@ UpdateKind parse_update(std::string_view body, IncomingMessage& out, std::string
   }
   // Forwarded messages carry their text and caption like any other.
   out.text = std::string(string_or_empty(message, "text"));
-  if (out.text.empty()) out.text = std::string(string_or_empty(message, "caption"));
+  const char* entities_key = "entities";
+  if (out.text.empty()) {
+    out.text = std::string(string_or_empty(message, "caption"));
+    entities_key = "caption_entities";
+  }
+  append_hidden_links(message, entities_key, out.text);
 
   simdjson::dom::array photo;
   element document;

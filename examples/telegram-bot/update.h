@@ -27,7 +27,8 @@ struct IncomingMessage {
   std::int64_t message_id = 0;
   std::string chat_type;      // "private", "group", "supergroup", "channel"
   std::string language_code;  // from.language_code; empty for channel posts
-  std::string text;           // text, or the caption of a media message
+  std::string text;           // text, or the caption of a media message, and the
+                              // URLs of its text_link entities (links behind words)
   std::optional<FileRef> file;
   // A document of a type the library does not read (a video, a ZIP ...).
   bool unsupported_media = false;

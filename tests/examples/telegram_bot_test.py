@@ -239,16 +239,22 @@ def case_scam_text(bot, standin, args):
     check(len(replies) == 1, f"{len(replies)} replies to one update delivered twice")
 
     # A forwarded message, a channel post and a single URL are checked too.
-    forwarded = message_update(SCAM_TEXT.upper(), forward_origin={
-        "type": "user", "date": 1700000000, "sender_user": {"id": 1, "is_bot": False,
-                                                              "first_name": "Unknown"}})
+    # The forwarded one hides its link behind words (a text_link entity).
+    forwarded = message_update(
+        "Your account is suspended. Click here to verify your password today.",
+        entities=[{"type": "text_link", "offset": 27, "length": 10,
+                   "url": "http://secure-bank-verify.top/login"}],
+        forward_origin={"type": "user", "date": 1700000000,
+                        "sender_user": {"id": 1, "is_bot": False, "first_name": "Unknown"}})
     url = message_update("http://secure-bank-verify.top/login", key="edited_message")
     channel = message_update(SCAM_TEXT, key="channel_post")
     for u in (forwarded, url, channel):
         status, _ = bot.post_update(u)
         check(status == 200, f"HTTP {status}")
     key = lambda u: u.get("message") or u.get("edited_message") or u.get("channel_post")
-    check_reply_shape(wait_reply(standin, key(forwarded)["message_id"]))
+    text = check_reply_shape(wait_reply(standin, key(forwarded)["message_id"]))
+    check("http://secure-bank-verify.top/login" in text,
+          f"the link behind 'Click here' is not checked: {text!r}")
     url_reply = check_reply_shape(wait_reply(standin, key(url)["message_id"]))
     check("secure-bank-verify.top" in url_reply, "the URL reply does not quote the URL")
     check_reply_shape(wait_reply(standin, key(channel)["message_id"]), chat_id=-1001234567890)

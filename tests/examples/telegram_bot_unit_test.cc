@@ -159,6 +159,22 @@ TEST_CASE("parse_update reads messages, photos and documents") {
     CHECK_FALSE(m.file);
     CHECK(m.unsupported_media);
   }
+  SUBCASE("links hidden behind words are added to the text") {
+    REQUIRE(tb::parse_update(
+                R"({"update_id":1,"message":{"message_id":1,"chat":{"id":5},)"
+                R"("text":"Click here or https://a.example","entities":[)"
+                R"({"type":"text_link","offset":0,"length":10,"url":"http://evil.top/x"},)"
+                R"({"type":"url","offset":14,"length":17},)"
+                R"({"type":"text_link","offset":0,"length":5,"url":"https://a.example"}]}})",
+                m, error) == tb::UpdateKind::kMessage);
+    CHECK(m.text == "Click here or https://a.example\nhttp://evil.top/x");
+    REQUIRE(tb::parse_update(
+                R"({"update_id":1,"message":{"message_id":1,"chat":{"id":5},"caption":"Win",)"
+                R"("caption_entities":[{"type":"text_link","url":"http://prize.top"}],)"
+                R"("photo":[{"file_id":"a","width":1,"height":1}]}})",
+                m, error) == tb::UpdateKind::kMessage);
+    CHECK(m.text == "Win\nhttp://prize.top");
+  }
   SUBCASE("updates without a message, and bad ones") {
     CHECK(tb::parse_update(R"({"update_id":1,"poll":{}})", m, error) == tb::UpdateKind::kIgnored);
     CHECK(tb::parse_update("nope", m, error) == tb::UpdateKind::kBadRequest);
