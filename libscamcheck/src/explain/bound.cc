@@ -146,6 +146,32 @@ void keep_marked(std::vector<T>& items, const std::vector<bool>& keep) {
   items.resize(out);
 }
 
+// Folds each signal whose key and evidence came before into that first
+// one's occurrences (and weight, severity: the stronger); `weights` is
+// parallel to `signals`.
+void fold_repeats(std::vector<Signal>& signals, std::vector<double>& weights) {
+  std::unordered_map<std::string, std::size_t> first;
+  std::vector<bool> keep(signals.size(), true);
+  bool folded = false;
+  for (std::size_t i = 0; i < signals.size(); ++i) {
+    const Signal& s = signals[i];
+    std::string id = s.key;
+    id.push_back('\0');
+    id += s.evidence;
+    auto [it, fresh] = first.try_emplace(std::move(id), i);
+    if (fresh) continue;
+    Signal& kept = signals[it->second];
+    kept.occurrences += s.occurrences;
+    kept.severity = std::max(kept.severity, s.severity);
+    weights[it->second] = std::max(weights[it->second], weights[i]);
+    keep[i] = false;
+    folded = true;
+  }
+  if (!folded) return;
+  keep_marked(signals, keep);
+  keep_marked(weights, keep);
+}
+
 }  // namespace
 
 std::size_t json_string_size_bound(std::string_view text) {
@@ -165,30 +191,12 @@ std::size_t report_json_size_bound(const Report& report) {
 void bound_report(Report& report, const SignalWeight& weight, std::size_t max_json_bytes) {
   // 1. One signal per key and evidence; repeats counted.
   std::vector<Signal>& signals = report.signals;
-  std::vector<double> weights;
-  {
-    std::unordered_map<std::string, std::size_t> first;
-    std::vector<bool> keep(signals.size(), true);
-    std::vector<double> all(signals.size(), 0.0);
-    for (std::size_t i = 0; i < signals.size(); ++i) {
-      Signal& s = signals[i];
-      s.occurrences = std::max(s.occurrences, 1);
-      all[i] = weight ? weight(s) : 0.0;
-      std::string id = s.key;
-      id.push_back('\0');
-      id += s.evidence;
-      auto [it, fresh] = first.try_emplace(std::move(id), i);
-      if (fresh) continue;
-      Signal& kept = signals[it->second];
-      kept.occurrences += s.occurrences;
-      kept.severity = std::max(kept.severity, s.severity);
-      all[it->second] = std::max(all[it->second], all[i]);
-      keep[i] = false;
-    }
-    keep_marked(signals, keep);
-    keep_marked(all, keep);
-    weights = std::move(all);
+  std::vector<double> weights(signals.size(), 0.0);
+  for (std::size_t i = 0; i < signals.size(); ++i) {
+    signals[i].occurrences = std::max(signals[i].occurrences, 1);
+    if (weight) weights[i] = weight(signals[i]);
   }
+  fold_repeats(signals, weights);
   const auto signal_stronger = [&](std::size_t a, std::size_t b) {
     if (signals[a].severity != signals[b].severity)
       return signals[a].severity > signals[b].severity;
@@ -218,7 +226,10 @@ void bound_report(Report& report, const SignalWeight& weight, std::size_t max_js
   // 3. At most max_json_bytes of JSON.
   if (report_json_size_bound(report) <= max_json_bytes) return;
   report.truncated = true;
-  for (Signal& s : signals) cut_to_json(s.evidence, kEvidenceJsonBytes);
+  bool cut = false;
+  for (Signal& s : signals) cut = cut_to_json(s.evidence, kEvidenceJsonBytes) || cut;
+  // Evidence cut to the same prefix is the same evidence now.
+  if (cut) fold_repeats(signals, weights);
   cut_to_json(report.summary_plain, kSummaryJsonBytes);
   for (Action& a : report.actions) {
     cut_to_json(a.icon, kActionJsonBytes);

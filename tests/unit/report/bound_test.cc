@@ -266,3 +266,28 @@ TEST_CASE("the AI provider's merged report is bounded too") {
   check_bounded(*r);
   check_evidence(*r, text);
 }
+
+TEST_CASE(
+    "bound_report: evidence cut to the same prefix folds, so a second bound changes nothing") {
+  Report r;
+  r.extracted_text = std::string(200000, 'x');
+  for (int i = 0; i < 3; ++i) {
+    Signal s;
+    s.key = "suspicious_url_pattern";
+    s.evidence = std::string(3000, 'a') + std::to_string(i);
+    s.location = "document";
+    s.span = {static_cast<std::size_t>(i) * 3001, static_cast<std::size_t>(i + 1) * 3001};
+    r.signals.push_back(s);
+  }
+  bound_report(r);
+  CHECK(r.truncated);
+  REQUIRE(r.signals.size() == 1);
+  CHECK(r.signals[0].occurrences == 3);
+  CHECK(r.signals[0].span.start == 0);
+  CHECK(r.signals[0].span.end == 3001);  // the span still covers the whole evidence
+  CHECK(std::string(3000, 'a').starts_with(r.signals[0].evidence));
+  check_bounded(r);
+  const std::string once = report_to_json(r);
+  bound_report(r);
+  CHECK(report_to_json(r) == once);
+}
