@@ -90,6 +90,24 @@ std::size_t frame_size(const Report& r) {
   return n;
 }
 
+// A quick upper bound of report_json_size_bound(): every string byte as an
+// escape, generous room for names, numbers and punctuation.
+std::size_t quick_size_bound(const Report& r) {
+  constexpr std::size_t kEscape = 6;
+  std::size_t n = 1024 + kEscape * (r.id.size() + r.locale.size() + r.summary_plain.size() +
+                                    r.model_used.size() + r.created_at.size());
+  if (r.extracted_text) n += kEscape * r.extracted_text->size();
+  for (const Action& a : r.actions) n += 64 + kEscape * (a.icon.size() + a.text.size());
+  for (const Signal& s : r.signals) {
+    n += 256 +
+         kEscape * (s.key.size() + s.evidence.size() + s.location.size() + s.explanation.size());
+  }
+  for (const UrlInfo& u : r.urls) {
+    n += 128 + kEscape * (u.url.size() + u.host.size() + u.registrable_domain.size());
+  }
+  return n;
+}
+
 // Cuts `text` (at a character boundary when it is valid UTF-8) so that its
 // JSON string is at most `max_json` bytes. True when it was cut.
 bool cut_to_json(std::string& text, std::size_t max_json) {
@@ -153,17 +171,25 @@ void fold_repeats(std::vector<Signal>& signals, std::vector<double>& weights) {
   std::unordered_map<std::string, std::size_t> first;
   std::vector<bool> keep(signals.size(), true);
   bool folded = false;
+  const bool few = signals.size() <= 32;  // compared pairwise, no hashing
   for (std::size_t i = 0; i < signals.size(); ++i) {
     const Signal& s = signals[i];
-    std::string id = s.key;
-    id.push_back('\0');
-    id += s.evidence;
-    auto [it, fresh] = first.try_emplace(std::move(id), i);
-    if (fresh) continue;
-    Signal& kept = signals[it->second];
+    std::size_t at = i;
+    if (few) {
+      for (std::size_t j = 0; j < i && at == i; ++j) {
+        if (keep[j] && signals[j].key == s.key && signals[j].evidence == s.evidence) at = j;
+      }
+    } else {
+      std::string id = s.key;
+      id.push_back('\0');
+      id += s.evidence;
+      at = first.try_emplace(std::move(id), i).first->second;
+    }
+    if (at == i) continue;
+    Signal& kept = signals[at];
     kept.occurrences += s.occurrences;
     kept.severity = std::max(kept.severity, s.severity);
-    weights[it->second] = std::max(weights[it->second], weights[i]);
+    weights[at] = std::max(weights[at], weights[i]);
     keep[i] = false;
     folded = true;
   }
@@ -191,10 +217,13 @@ std::size_t report_json_size_bound(const Report& report) {
 void bound_report(Report& report, const SignalWeight& weight, std::size_t max_json_bytes) {
   // 1. One signal per key and evidence; repeats counted.
   std::vector<Signal>& signals = report.signals;
+  for (Signal& s : signals) s.occurrences = std::max(s.occurrences, 1);
+  // Most reports are far from every cap: nothing to rank, no weight asked.
+  const bool fits = quick_size_bound(report) <= max_json_bytes;
+  const bool may_rank = signals.size() > kMaxReportSignals || !fits;
   std::vector<double> weights(signals.size(), 0.0);
-  for (std::size_t i = 0; i < signals.size(); ++i) {
-    signals[i].occurrences = std::max(signals[i].occurrences, 1);
-    if (weight) weights[i] = weight(signals[i]);
+  if (may_rank && weight) {
+    for (std::size_t i = 0; i < signals.size(); ++i) weights[i] = weight(signals[i]);
   }
   fold_repeats(signals, weights);
   const auto signal_stronger = [&](std::size_t a, std::size_t b) {
@@ -224,7 +253,7 @@ void bound_report(Report& report, const SignalWeight& weight, std::size_t max_js
   }
 
   // 3. At most max_json_bytes of JSON.
-  if (report_json_size_bound(report) <= max_json_bytes) return;
+  if (fits || report_json_size_bound(report) <= max_json_bytes) return;
   report.truncated = true;
   bool cut = false;
   for (Signal& s : signals) cut = cut_to_json(s.evidence, kEvidenceJsonBytes) || cut;
