@@ -108,8 +108,10 @@ struct Report {
   std::string model_used = "heuristic-fallback";
   std::int64_t input_tokens = 0;  // heuristic: maximal runs of letters/digits
   std::int64_t output_tokens = 0;
-  std::string created_at;                     // UTC, ISO 8601 with "Z"
-  std::optional<std::string> extracted_text;  // images and documents only
+  std::string created_at;  // UTC, ISO 8601 with "Z"
+  // Images and documents only. In a truncated Report a very long text may
+  // be cut short: a signal's span may then lie past its end.
+  std::optional<std::string> extracted_text;
   // True when the bound above left something out or shortened it (JSON:
   // present only when true).
   bool truncated = false;
