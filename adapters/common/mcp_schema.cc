@@ -94,10 +94,13 @@ void write_report_schema(JsonWriter& w) {
   end_object_schema(w);
   w.EndObject();
 
+  // CONTRACT §10: a Report is bounded.
   w.Key("signals");
   w.StartObject();
   w.Key("type");
   w.String("array");
+  w.Key("maxItems");
+  w.Uint64(kMaxReportSignals);
   w.Key("items");
   begin_object_schema(w, {"key", "severity", "evidence", "location", "span", "explanation"});
   w.Key("key");
@@ -123,6 +126,10 @@ void write_report_schema(JsonWriter& w) {
   }
   end_object_schema(w);
   write_string_schema(w, "explanation");
+  w.Key("occurrences");  // only when the key and evidence occurred more than once
+  w.StartObject();
+  write_bounded_integer(w, 2, -1);
+  w.EndObject();
   end_object_schema(w);
   w.EndObject();
 
@@ -130,6 +137,8 @@ void write_report_schema(JsonWriter& w) {
   w.StartObject();
   w.Key("type");
   w.String("array");
+  w.Key("maxItems");
+  w.Uint64(kMaxReportUrls);
   w.Key("items");
   begin_object_schema(w, {"url", "host", "registrable_domain", "reputation", "cached"});
   write_string_schema(w, "url");
@@ -162,6 +171,13 @@ void write_report_schema(JsonWriter& w) {
   w.String("date-time");
   w.EndObject();
   write_string_schema(w, "extracted_text");
+  w.Key("truncated");  // only when the bound left something out
+  w.StartObject();
+  w.Key("type");
+  w.String("boolean");
+  w.Key("const");
+  w.Bool(true);
+  w.EndObject();
   end_object_schema(w);
 }
 

@@ -11,7 +11,9 @@
 namespace scamcheck::adapters {
 
 // Writes the JSON Schema of one Report exactly as write_report() emits it:
-// every field required except extracted_text, no others allowed. The one
+// every field required except extracted_text, a signal's occurrences and
+// truncated (present only when > 1 / true), no others allowed; at most
+// kMaxReportSignals signals and kMaxReportUrls urls (CONTRACT §10). The one
 // definition every tool's outputSchema uses.
 void write_report_schema(JsonWriter& writer);
 

@@ -55,6 +55,10 @@ void write_signal(Writer& writer, const Signal& signal) {
   writer.Uint64(signal.span.end);
   writer.EndObject();
   write_field(writer, "explanation", signal.explanation);
+  if (signal.occurrences > 1) {
+    write_key(writer, "occurrences");
+    writer.Int(signal.occurrences);
+  }
   writer.EndObject();
 }
 
@@ -150,6 +154,10 @@ void write_report(Writer& writer, const Report& report) {
   writer.Int64(report.output_tokens);
   write_field(writer, "created_at", report.created_at);
   if (report.extracted_text) write_field(writer, "extracted_text", *report.extracted_text);
+  if (report.truncated) {
+    write_key(writer, "truncated");
+    writer.Bool(true);
+  }
   writer.EndObject();
 }
 

@@ -38,10 +38,12 @@ using PrettyJsonWriter = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
 // Writes `report` as one JSON object value. Fields, in this order: id, kind,
 // locale, verdict, risk_score, confidence, summary_plain, actions[{icon,
 // text}], signals[{key, severity, evidence, location, span{start,end},
-// explanation}], urls[{url, host, registrable_domain, reputation, cached}],
-// model_used, input_tokens, output_tokens, created_at, and extracted_text
-// only when the report has one. risk_text is not part of the Report JSON
-// (the check API sends it in its own shape).
+// explanation, occurrences only when > 1}], urls[{url, host,
+// registrable_domain, reputation, cached}], model_used, input_tokens,
+// output_tokens, created_at, extracted_text only when the report has one,
+// and truncated only when true. risk_text is not part of the Report JSON
+// (the check API sends it in its own shape). A Report from the library is
+// bounded (CONTRACT §10): its compact JSON is at most kMaxReportJsonBytes.
 template <typename Writer>
 void write_report(Writer& writer, const Report& report);
 

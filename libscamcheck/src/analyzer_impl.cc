@@ -1,10 +1,13 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
+#include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "decode/file_detect.h"
+#include "explain/bound.h"
 #include "explain/explain.h"
 #include "extract/links.h"
 #include "normalize/normalize.h"
@@ -210,6 +213,24 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
       kind == Kind::kEmail ? count_email_tokens(email) : count_word_runs(analysed);
   report.output_tokens = 0;
   if (ai_) ai_->ask(kind, analysed, email, texts, report);
+  // CONTRACT §10, on the heuristic's and the AI provider's reports alike.
+  // The weight each signal's finding added ranks signals of one severity;
+  // bound_report asks only when it has to leave some out.
+  std::unordered_map<std::string, double> weight_at;
+  const auto signal_id = [](std::string_view key, std::size_t start, std::size_t end) {
+    return std::string(key) + '\0' + std::to_string(start) + ':' + std::to_string(end);
+  };
+  bound_report(report, [&](const Signal& s) {
+    if (weight_at.empty()) {
+      for (std::size_t i = 0; i < findings->size(); ++i) {
+        const Finding& f = (*findings)[i];
+        double& w = weight_at[signal_id(f.key, f.start, f.end)];
+        w = std::max(w, score.weights[i]);
+      }
+    }
+    auto it = weight_at.find(signal_id(s.key, s.span.start, s.span.end));
+    return it == weight_at.end() ? 0.0 : it->second;
+  });
   return report;
 }
 
@@ -245,6 +266,7 @@ Result<std::vector<Report>> AnalyzerImpl::analyze_qr_codes(std::string_view imag
     report.kind = Kind::kImage;
     report.extracted_text = payload;
     for (Signal& s : report.signals) s.location = "qr";
+    bound_report(report);  // with the payload as extracted_text
     reports.push_back(std::move(r).value());
   }
   return reports;

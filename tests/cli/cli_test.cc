@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -277,4 +278,38 @@ TEST_CASE("--jsonl keeps input order across many chunks and threads") {
     REQUIRE(doc["report"].error() == simdjson::SUCCESS);
   }
   CHECK(run_cli("--jsonl", "").exit_code == 0);  // no input: no output, success
+}
+
+TEST_CASE("the JSON is bounded (CONTRACT §10): truncated and occurrences are written") {
+  std::string many;
+  char host[16];
+  for (int i = 0; i < 4000; ++i) {
+    std::snprintf(host, sizeof host, "h%x", i);
+    many += "http://" + std::string(host) + ".top\n";
+  }
+  Run run = run_cli("--kind text", many);
+  INFO(run.err);
+  CHECK(run.out.size() <= 65536 + 1);  // and a newline
+  simdjson::dom::parser parser;
+  auto report = parse(parser, run.out);
+  CHECK(bool(report["truncated"]));
+  CHECK(report["signals"].get_array().size() <= 64);
+  CHECK(report["urls"].get_array().size() == 100);
+
+  std::string repeated;
+  for (int i = 0; i < 40; ++i) repeated += std::string(kScam) + "\n";
+  run = run_cli("--kind text", repeated);
+  report = parse(parser, run.out);
+  CHECK(report["truncated"].error() == simdjson::NO_SUCH_FIELD);
+  uint64_t most = 0;
+  for (simdjson::dom::element signal : report["signals"].get_array()) {
+    uint64_t n = 1;
+    if (signal["occurrences"].error() == simdjson::SUCCESS) {
+      n = uint64_t(signal["occurrences"]);
+      CHECK(n > 1);
+    }
+    most = std::max(most, n);
+  }
+  CHECK(most >= 40);
+  check_spans(report, repeated);
 }

@@ -91,7 +91,10 @@ SCAMCHECK_C_API void scamcheck_analyzer_free(scamcheck_analyzer* analyzer);
  * NULL), "email" (a raw RFC 822 message, any bytes), "url", "image" or
  * "document" (the file's bytes); `locale` is a BCP 47 tag for the
  * explanations (NULL: "en"). *out_json receives the Report JSON, or the
- * error JSON when the return value is not SCAMCHECK_OK. */
+ * error JSON when the return value is not SCAMCHECK_OK. The Report is
+ * bounded (CONTRACT §10): at most 64 KiB, 64 signals and 100 urls; a
+ * repeated signal carries "occurrences" and "truncated": true says
+ * something was left out. */
 SCAMCHECK_C_API scamcheck_code scamcheck_analyze(const scamcheck_analyzer* analyzer,
                                                  const char* content, size_t content_len,
                                                  const char* kind, const char* locale,

@@ -48,6 +48,9 @@ struct Span {
 
 // One indicator, always with the verbatim evidence that caused it:
 // text_of(location).substr(span.start, span.end - span.start) == evidence.
+// (Only in a truncated Report may a long evidence be cut short to keep the
+// Report within its size bound: it is then a prefix of that text, and the
+// span still covers the whole of it.)
 struct Signal {
   std::string key;  // stable glossary slug, e.g. "credential_request"
   Severity severity = Severity::kLow;
@@ -55,6 +58,10 @@ struct Signal {
   std::string location;  // "content", "header:From", "body", "ocr", ...
   Span span;
   std::string explanation;  // localized one-sentence meaning of `key`
+  // How often the same key with the same evidence occurred in the input
+  // (CONTRACT §10): the Report keeps the first occurrence and counts the
+  // rest here. 1 unless repeated; JSON leaves it out when 1.
+  int occurrences = 1;
 };
 
 // A recommended action; `icon` is one emoji.
@@ -72,6 +79,20 @@ struct UrlInfo {
   bool cached = false;  // reputation answer came from the cache
 };
 
+// Every Report the library returns is bounded (CONTRACT §10), whatever the
+// input: one signal per key and evidence (repeats counted in
+// Signal::occurrences), at most kMaxReportSignals signals and kMaxReportUrls
+// urls (the strongest kept — signals by severity, then the weight the finding
+// added to the score; urls malicious first — in the order they had), and at
+// most kMaxReportJsonBytes of compact JSON (long evidence, summary and
+// extracted_text are shortened, then the weakest signals and urls dropped
+// until it fits). `truncated` is true when anything was left out or cut.
+// risk_score, verdict and confidence are computed on all findings first:
+// the bound never moves them.
+inline constexpr std::size_t kMaxReportSignals = 64;
+inline constexpr std::size_t kMaxReportUrls = 100;
+inline constexpr std::size_t kMaxReportJsonBytes = 65536;
+
 struct Report {
   std::string id;  // "rpt_" + ULID (26 Crockford base32 characters)
   Kind kind = Kind::kText;
@@ -87,8 +108,13 @@ struct Report {
   std::string model_used = "heuristic-fallback";
   std::int64_t input_tokens = 0;  // heuristic: maximal runs of letters/digits
   std::int64_t output_tokens = 0;
-  std::string created_at;                     // UTC, ISO 8601 with "Z"
-  std::optional<std::string> extracted_text;  // images and documents only
+  std::string created_at;  // UTC, ISO 8601 with "Z"
+  // Images and documents only. In a truncated Report a very long text may
+  // be cut short: a signal's span may then lie past its end.
+  std::optional<std::string> extracted_text;
+  // True when the bound above left something out or shortened it (JSON:
+  // present only when true).
+  bool truncated = false;
 };
 
 }  // namespace scamcheck
