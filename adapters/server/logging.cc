@@ -1,8 +1,10 @@
 #include "logging.h"
 
+#include <sodium.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -45,7 +47,60 @@ std::string timestamp() {
   return buffer;
 }
 
+bool uuid_shaped(std::string_view v) {
+  if (v.size() != 36) return false;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const char c = v[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return false;
+    } else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
+
+std::string redacted_path(std::string_view path) {
+  // Prefixes whose next segment is a credential, and its placeholder.
+  static constexpr std::pair<std::string_view, std::string_view> kSecretAfter[] = {
+      {"/api/webhooks/analysis-result/", "{secret}"},
+      {"/api/checks/", "{uuid}"},
+      {"/api/questionnaire-responses/", "{uuid}"},
+  };
+  std::string out;
+  out.reserve(path.size());
+  std::size_t start = 0;
+  for (const auto& [prefix, placeholder] : kSecretAfter) {
+    if (path.substr(0, prefix.size()) != prefix) continue;
+    out.append(prefix);
+    out.append(placeholder);
+    start = std::min(path.find('/', prefix.size()), path.size());
+    if (prefix == kSecretAfter[0].first) start = path.size();  // nothing after the secret
+    break;
+  }
+  while (start < path.size()) {
+    const std::size_t end = std::min(path.find('/', start + 1), path.size());
+    const std::string_view segment = path.substr(start, end - start);  // with its leading '/'
+    if (segment.size() > 1 && uuid_shaped(segment.substr(1))) {
+      out.append("/{uuid}");
+    } else {
+      out.append(segment);
+    }
+    start = end;
+  }
+  return out;
+}
+
+std::string credential_ref(std::string_view credential) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(credential.data()),
+                     credential.size());
+  char hex[2 * 6 + 1];
+  sodium_bin2hex(hex, sizeof hex, digest, 6);
+  return hex;
+}
 
 bool init_logging(std::string_view level) {
   LogLevel parsed;

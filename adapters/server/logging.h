@@ -2,7 +2,8 @@
 //   {"ts":"2026-11-21T12:00:00Z","level":"info","event":"request","request_id":"01J...",
 //    "method":"POST","path":"/api/v1/scan","status":200,"duration_us":84,"user_id":3}
 // Every line about a request carries its request_id. Never log a secret:
-// no token values, passwords, Authorization headers or submitted content.
+// no token values, passwords, Authorization headers or submitted content,
+// and no bearer credential in a path (redacted_path, credential_ref).
 #ifndef SCAMCHECK_ADAPTERS_SERVER_LOGGING_H_
 #define SCAMCHECK_ADAPTERS_SERVER_LOGGING_H_
 
@@ -23,6 +24,20 @@ enum class LogLevel { kDebug = 0, kInfo = 1, kNotice = 2, kWarn = 3, kError = 4 
 // Returns false for an unknown level.
 bool init_logging(std::string_view level);
 bool log_enabled(LogLevel level);
+
+// The request path to log: the segments that are bearer credentials are
+// replaced by a placeholder: the inbound webhook's secret
+// (/api/webhooks/analysis-result/{secret}), a check's UUID
+// (/api/checks/{uuid}...) and a questionnaire response's UUID
+// (/api/questionnaire-responses/{uuid}/...), the UUID of an anonymous
+// caller being all that lets them read it; any other segment shaped like a
+// UUID is replaced too.
+std::string redacted_path(std::string_view path);
+
+// A short reference to a credential (a check's UUID) for log lines: the
+// first 12 hex digits of its SHA-256, the same on every line about it and
+// useless for reading the check.
+std::string credential_ref(std::string_view credential);
 
 // Builds one log line with RapidJSON (strings escaped, invalid UTF-8
 // replaced); emitted when it goes out of scope.

@@ -1,7 +1,8 @@
 // scamcheckd: the reference server (CONTRACT §8).
 //
 //   scamcheckd serve [--listen HOST:PORT] [--database URL] [--feeds-dir DIR] ...
-//   scamcheckd user create --email E --name N [--plan P]      (password on stdin)
+//   scamcheckd user create --email E --name N [--plan P] [--password-stdin]
+//                                          (password on stdin, not echoed on a terminal)
 //   scamcheckd token create --email E --name N --abilities a,b [--expires-in DAYS]
 //   scamcheckd token revoke --email E --name N
 //   scamcheckd webhook rotate-secret                           (prints the new secret)
@@ -310,13 +311,6 @@ int serve(const ServeFlags& flags) {
   return kExitOk;
 }
 
-std::string read_password() {
-  std::string line;
-  std::getline(std::cin, line);
-  while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-  return line;
-}
-
 int run(int argc, char** argv) {
   CLI::App app("scamcheckd: the ScamCheck server (scan API, reports, health, OpenAPI).",
                "scamcheckd");
@@ -440,11 +434,17 @@ int run(int argc, char** argv) {
   CLI::App* user_cmd = app.add_subcommand("user", "Manage users");
   user_cmd->require_subcommand(1);
   CLI::App* user_create = user_cmd->add_subcommand(
-      "create", "Create a user (verified); reads the password (8+ characters) from stdin");
+      "create",
+      "Create a user (verified); reads the password (8+ characters) from stdin, without echo "
+      "on a terminal");
   user_create->add_option("--email", email, "Email address")->required();
   user_create->add_option("--name", name, "Display name")->required();
   user_create->add_option("--plan", plan, "free (10 scans/day), pro or business (unlimited)")
       ->capture_default_str();
+  bool password_stdin = false;
+  user_create->add_flag("--password-stdin", password_stdin,
+                        "Read the password from stdin without a prompt (scripts); on a terminal "
+                        "it is never echoed");
   database_option(user_create);
 
   CLI::App* token_cmd = app.add_subcommand("token", "Manage API tokens");
@@ -486,8 +486,8 @@ int run(int argc, char** argv) {
   auto store = open_migrated(database);
   if (!store.ok()) return fail(store.status());
   if (user_create->parsed()) {
-    if (isatty(STDIN_FILENO)) std::fprintf(stderr, "Password: ");
-    const std::string password = read_password();
+    const std::string password =
+        read_password(STDIN_FILENO, password_stdin ? nullptr : "Password: ");
     Result<User> user = create_user(**store, email, name, plan, password);
     if (!user.ok()) return fail(user.status());
     std::printf("created user %s (id %lld, plan %s)\n", user->email.c_str(),

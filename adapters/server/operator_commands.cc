@@ -1,6 +1,12 @@
 #include "operator_commands.h"
 
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 #include "auth/auth.h"
 #include "auth/crypto.h"
@@ -24,7 +30,58 @@ bool plausible_email(const std::string& email) {
          email.find_first_of(" \t\r\n") == std::string::npos;
 }
 
+// The terminal's settings while echo is off, for the signal handler.
+struct termios g_saved_termios;
+volatile sig_atomic_t g_echo_fd = -1;
+
+void restore_echo_and_reraise(int signal) {
+  if (g_echo_fd >= 0) tcsetattr(g_echo_fd, TCSAFLUSH, &g_saved_termios);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+constexpr int kRestoreSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
 }  // namespace
+
+std::string read_password(int fd, const char* prompt) {
+  const bool terminal = isatty(fd) == 1 && tcgetattr(fd, &g_saved_termios) == 0;
+  struct sigaction previous[std::size(kRestoreSignals)];
+  if (terminal) {
+    struct sigaction restore {};
+    restore.sa_handler = &restore_echo_and_reraise;
+    sigemptyset(&restore.sa_mask);
+    for (std::size_t i = 0; i < std::size(kRestoreSignals); ++i) {
+      sigaction(kRestoreSignals[i], &restore, &previous[i]);
+    }
+    struct termios quiet = g_saved_termios;
+    quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO | ECHOE | ECHOK | ECHONL);
+    g_echo_fd = fd;
+    tcsetattr(fd, TCSAFLUSH, &quiet);
+    // The prompt once echo is off: what is typed after it is never shown.
+    if (prompt != nullptr && *prompt != '\0') {
+      (void)!::write(STDERR_FILENO, prompt, std::strlen(prompt));
+    }
+  }
+  std::string line;
+  char c;
+  for (;;) {
+    const ssize_t n = ::read(fd, &c, 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0 || c == '\n') break;
+    if (line.size() < kMaxPasswordBytes) line.push_back(c);
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (terminal) {
+    tcsetattr(fd, TCSANOW, &g_saved_termios);  // keeps what was typed ahead
+    g_echo_fd = -1;
+    for (std::size_t i = 0; i < std::size(kRestoreSignals); ++i) {
+      sigaction(kRestoreSignals[i], &previous[i], nullptr);
+    }
+    (void)!::write(STDERR_FILENO, "\n", 1);  // the Enter key was not echoed
+  }
+  return line;
+}
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;

@@ -4,6 +4,7 @@
 #ifndef SCAMCHECK_ADAPTERS_SERVER_OPERATOR_COMMANDS_H_
 #define SCAMCHECK_ADAPTERS_SERVER_OPERATOR_COMMANDS_H_
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ Status revoke_token(Store& store, const std::string& email, const std::string& n
 // (unlimited) with a token "bootstrap" of every ability, and returns the
 // token value. nullopt when a user exists already.
 Result<std::optional<std::string>> bootstrap_first_user(Store& store);
+
+// Reads one line (the password, without its line end, at most
+// kMaxPasswordBytes) from `fd`. On a terminal, echo is off while it is read
+// (and restored, also on SIGINT, SIGTERM, SIGHUP or SIGQUIT) and `prompt`,
+// when not empty, is written to stderr first; other input (a pipe, a file)
+// is read as it is.
+inline constexpr std::size_t kMaxPasswordBytes = 4096;
+std::string read_password(int fd, const char* prompt);
 
 // "a,b , c" -> {"a", "b", "c"}.
 std::vector<std::string> split_list(const std::string& text);

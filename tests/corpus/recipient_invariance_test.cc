@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/skip.h"
 #include "span_check.h"
 
 namespace {
@@ -194,7 +195,7 @@ TEST_CASE("dev corpora: verdicts do not depend on recipient addresses") {
   const char* env = std::getenv("SCAMCHECK_CORPUS_DIR");
   const std::string dir = env != nullptr && *env != '\0' ? env : SCAMCHECK_CORPUS_DIR;
   if (!std::filesystem::is_directory(dir)) {
-    std::cout << "SCAMCHECK_SKIP: corpus not found: " << dir << "\n";
+    scamcheck::testing::skip_case("corpus not found: " + dir);
     return;
   }
   std::size_t emails = 0;

@@ -1,24 +1,31 @@
 # Runs one step of the Node-based MCP tests; prints SCAMCHECK_SKIP: (CTest
-# then reports the test as skipped) when node or npm is not installed.
+# then reports the test as skipped) when node or npm is not installed,
+# unless the environment variable CI is set: there a missing tool is a
+# failure. A failed npm ci is always a failure.
 #   cmake -DDIR=tests/mcp -DSTEP=install -P run_node.cmake
 #   cmake -DDIR=tests/mcp -DSTEP=run -DSCRIPT=x.mjs -DSERVER=path [-DSCAMCHECKD=path] -P run_node.cmake
+macro(skip_or_fail reason)
+  if(NOT "$ENV{CI}" STREQUAL "")
+    message(FATAL_ERROR "${reason} (CI is set, so a missing tool is a failure)")
+  endif()
+  message("SCAMCHECK_SKIP: ${reason}")
+  return()
+endmacro()
+
 find_program(NODE node)
 if(NOT NODE)
-  message("SCAMCHECK_SKIP: node (>= 20) is not installed")
-  return()
+  skip_or_fail("node (>= 20) is not installed")
 endif()
 execute_process(COMMAND ${NODE} -e "process.exit(Number(process.versions.node.split('.')[0]) >= 20 ? 0 : 1)"
                 RESULT_VARIABLE too_old)
 if(too_old)
-  message("SCAMCHECK_SKIP: node is older than 20")
-  return()
+  skip_or_fail("node is older than 20")
 endif()
 
 if(STEP STREQUAL "install")
   find_program(NPM npm)
   if(NOT NPM)
-    message("SCAMCHECK_SKIP: npm is not installed")
-    return()
+    skip_or_fail("npm is not installed")
   endif()
   # npm writes node_modules/.package-lock.json; while it is newer than the
   # committed lockfile, the installed packages are the pinned ones.

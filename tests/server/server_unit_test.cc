@@ -19,6 +19,7 @@
 #include "http/route_table.h"
 #include "http/router.h"
 #include "ids.h"
+#include "logging.h"
 #include "operator_commands.h"
 #include "storage/store.h"
 
@@ -86,6 +87,26 @@ TEST_CASE("times and base64url") {
   CHECK_FALSE(base64url_decode("ab!c"));
   CHECK(base64url_encode("\xfb\xff") == "-_8");  // URL-safe alphabet, no padding
   CHECK(base64url_decode("-_8") == "\xfb\xff");
+}
+
+TEST_CASE("request paths are logged without bearer credentials") {
+  const std::string uuid = "0f8fad5b-d9cb-469f-a165-70867728950e";
+  CHECK(redacted_path("/api/checks/" + uuid) == "/api/checks/{uuid}");
+  CHECK(redacted_path("/api/checks/" + uuid + "/status") == "/api/checks/{uuid}/status");
+  CHECK(redacted_path("/api/checks/not-a-uuid/status") == "/api/checks/{uuid}/status");
+  CHECK(redacted_path("/api/questionnaire-responses/" + uuid + "/answers") ==
+        "/api/questionnaire-responses/{uuid}/answers");
+  CHECK(redacted_path("/api/webhooks/analysis-result/s3cret/x") ==
+        "/api/webhooks/analysis-result/{secret}");
+  CHECK(redacted_path("/API/Checks/" + uuid + "/") == "/API/Checks/{uuid}/");
+  CHECK(redacted_path("/api/checks") == "/api/checks");
+  CHECK(redacted_path("/api/v1/reports/01J0000000000000000000000A") ==
+        "/api/v1/reports/01J0000000000000000000000A");
+  CHECK(redacted_path("/") == "/");
+  CHECK(redacted_path("") == "");
+  CHECK(credential_ref(uuid).size() == 12);
+  CHECK(credential_ref(uuid) == credential_ref(uuid));
+  CHECK(credential_ref(uuid).find(uuid.substr(0, 4)) == std::string::npos);
 }
 
 TEST_CASE("library statuses map to one HTTP status each") {

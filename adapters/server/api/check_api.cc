@@ -186,11 +186,7 @@ bool is_uuid(std::string_view v) {
 
 std::string to_lower_uuid(std::string_view uuid) { return adapters::lower_ascii(uuid); }
 
-std::string loggable_path(std::string_view path) {
-  constexpr std::string_view kWebhook = "/api/webhooks/analysis-result/";
-  if (path.substr(0, kWebhook.size()) != kWebhook) return std::string(path);
-  return std::string(kWebhook) + "{secret}";
-}
+std::string loggable_path(std::string_view path) { return redacted_path(path); }
 
 std::int64_t unix_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -78,8 +78,8 @@ class CheckApi {
 // -> media type (415) -> handler.
 void dispatch_check_api(App& app, const std::shared_ptr<Exchange>& exchange);
 
-// The path to log for a request: the inbound webhook's secret is replaced
-// by "{secret}".
+// The path to log for a request: redacted_path() (logging.h), the webhook
+// secret and the check and questionnaire-response UUIDs replaced.
 std::string loggable_path(std::string_view path);
 
 // A problem document turned into the check API's error shape (other

@@ -398,7 +398,7 @@ void handle_analysis_result(App& app, const std::shared_ptr<Exchange>& exchange)
       break;
   }
   LogLine(LogLevel::kInfo, "check_completed")
-      .field("check", uuid)
+      .field("check_ref", credential_ref(uuid))
       .field("source", "workflow")
       .field("risk_score", result.risk_score);
   ex.respond(message_response(catalog, ex, 200, "webhook.accepted"));

@@ -1,7 +1,9 @@
 // The caller's reports (CONTRACT §2): list (newest first, cursor paging,
 // verdict filter), get, delete. Another user's report is 404, exactly like
 // a missing one: every query is scoped by the caller's user id.
-#include <charconv>
+#include <sodium.h>
+
+#include <cstdint>
 
 #include "api/handlers.h"
 #include "app.h"
@@ -12,20 +14,55 @@
 namespace scamcheck::server {
 namespace {
 
-constexpr std::string_view kCursorPrefix = "before:";
+// The list cursor is opaque and reveals nothing: the caller's user id and
+// the position (a global sequence number) sealed with the server's
+// cursor_key (XSalsa20-Poly1305, libsodium crypto_secretbox, random nonce),
+// base64url. A tampered cursor, one sealed with another key or one of
+// another user does not open (422).
+constexpr std::size_t kCursorPlainBytes = 16;  // user id, position (little-endian)
+constexpr std::size_t kCursorBytes =
+    crypto_secretbox_NONCEBYTES + crypto_secretbox_MACBYTES + kCursorPlainBytes;
 
-std::string encode_cursor(std::int64_t position) {
-  return base64url_encode(std::string(kCursorPrefix) + std::to_string(position));
+void put_le64(unsigned char* out, std::int64_t value) {
+  const auto v = static_cast<std::uint64_t>(value);
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(v >> (8 * i));
 }
 
-std::optional<std::int64_t> decode_cursor(std::string_view cursor) {
-  std::optional<std::string> text = base64url_decode(cursor);
-  if (!text || text->rfind(kCursorPrefix, 0) != 0) return std::nullopt;
-  std::int64_t position = 0;
-  const char* begin = text->data() + kCursorPrefix.size();
-  const char* end = text->data() + text->size();
-  const auto [ptr, ec] = std::from_chars(begin, end, position);
-  if (ec != std::errc() || ptr != end || position <= 0) return std::nullopt;
+std::int64_t get_le64(const unsigned char* in) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(in[i]) << (8 * i);
+  return static_cast<std::int64_t>(v);
+}
+
+const unsigned char* key_bytes(const std::string& key) {
+  return reinterpret_cast<const unsigned char*>(key.data());
+}
+
+std::string encode_cursor(const std::string& key, std::int64_t user_id, std::int64_t position) {
+  unsigned char plain[kCursorPlainBytes];
+  put_le64(plain, user_id);
+  put_le64(plain + 8, position);
+  unsigned char sealed[kCursorBytes];
+  randombytes_buf(sealed, crypto_secretbox_NONCEBYTES);
+  crypto_secretbox_easy(sealed + crypto_secretbox_NONCEBYTES, plain, sizeof plain, sealed,
+                        key_bytes(key));
+  return base64url_encode(std::string_view(reinterpret_cast<const char*>(sealed), sizeof sealed));
+}
+
+std::optional<std::int64_t> decode_cursor(const std::string& key, std::int64_t user_id,
+                                          std::string_view cursor) {
+  if (cursor.size() > 2 * kCursorBytes) return std::nullopt;
+  std::optional<std::string> bytes = base64url_decode(cursor);
+  if (!bytes || bytes->size() != kCursorBytes) return std::nullopt;
+  const auto* sealed = reinterpret_cast<const unsigned char*>(bytes->data());
+  unsigned char plain[kCursorPlainBytes];
+  if (crypto_secretbox_open_easy(plain, sealed + crypto_secretbox_NONCEBYTES,
+                                 kCursorBytes - crypto_secretbox_NONCEBYTES, sealed,
+                                 key_bytes(key)) != 0) {
+    return std::nullopt;
+  }
+  const std::int64_t position = get_le64(plain + 8);
+  if (get_le64(plain) != user_id || position <= 0) return std::nullopt;
   return position;
 }
 
@@ -51,8 +88,10 @@ void handle_list_reports(App& app, const std::shared_ptr<Exchange>& exchange) {
   query.user_id = ex.token->user.id;
   query.limit = kListLimitDefault;
   if (auto it = ex.query.find("limit"); it != ex.query.end()) query.limit = std::stoi(it->second);
+  Result<std::string> key = app.store().server_key("cursor_key");
+  if (!key.ok()) return ex.respond(store_unavailable(app, ex, key.status()));
   if (auto it = ex.query.find("cursor"); it != ex.query.end()) {
-    query.before = decode_cursor(it->second);
+    query.before = decode_cursor(*key, query.user_id, it->second);
     if (!query.before) {
       FieldErrors errors(app.catalog(), ex.locale);
       errors.add("cursor", "field.cursor_invalid");
@@ -71,7 +110,7 @@ void handle_list_reports(App& app, const std::shared_ptr<Exchange>& exchange) {
   body += "],\"next_cursor\":";
   if (page->next_after) {
     body.push_back('"');
-    body += encode_cursor(*page->next_after);
+    body += encode_cursor(*key, query.user_id, *page->next_after);
     body.push_back('"');
   } else {
     body += "null";

@@ -121,7 +121,7 @@ void CheckJobs::run(const CheckRecord& check) {
   CheckStore& store = app_.store().checks();
   if (check.attempts > kMaxCheckAttempts) {
     LogLine(LogLevel::kError, "check_failed")
-        .field("check", check.uuid)
+        .field("check_ref", credential_ref(check.uuid))
         .field("reason", "too many attempts")
         .field("attempts", check.attempts);
     if (Status s = store.fail_check(check.uuid, unix_now_ms(), options_.retain_content); !s.ok()) {
@@ -142,12 +142,12 @@ void CheckJobs::run(const CheckRecord& check) {
         if (Status s = store.mark_dispatched(check.uuid, worker_id_, unix_now_ms()); !s.ok()) {
           LogLine(LogLevel::kError, "check_jobs_store_error").field("error", s.to_string());
         }
-        LogLine(LogLevel::kInfo, "check_dispatched").field("check", check.uuid);
+        LogLine(LogLevel::kInfo, "check_dispatched").field("check_ref", credential_ref(check.uuid));
         return;
       }
       if (stopping_) return;  // claimed again after the restart
       LogLine(LogLevel::kWarn, "workflow_dispatch_failed")
-          .field("check", check.uuid)
+          .field("check_ref", credential_ref(check.uuid))
           .field("error", sent.message());
     } else {
       LogLine(LogLevel::kError, "check_jobs_store_error")
@@ -163,7 +163,7 @@ void CheckJobs::analyse_locally(const CheckRecord& check) {
   Result<Report> report = app_.analyzer().analyze(input.content, input.kind, check.locale);
   if (!report.ok()) {
     LogLine(LogLevel::kWarn, "check_failed")
-        .field("check", check.uuid)
+        .field("check_ref", credential_ref(check.uuid))
         .field("error", report.status().to_string());
     if (Status s = store.fail_check(check.uuid, unix_now_ms(), options_.retain_content); !s.ok()) {
       LogLine(LogLevel::kError, "check_jobs_store_error").field("error", s.to_string());
@@ -177,7 +177,7 @@ void CheckJobs::analyse_locally(const CheckRecord& check) {
     return;
   }
   LogLine(LogLevel::kInfo, "check_completed")
-      .field("check", check.uuid)
+      .field("check_ref", credential_ref(check.uuid))
       .field("source", "local")
       .field("risk_score", report->risk_score)
       .field("stored", static_cast<int>(*done == CompleteOutcome::kCompleted));

@@ -208,7 +208,8 @@ class CheckStore {
   virtual Status mark_dispatched(const std::string& uuid, const std::string& worker,
                                  std::int64_t now) = 0;
   // Stores a result if the check is still processing. The content is
-  // cleared unless `retain_content`.
+  // cleared unless `retain_content`; the client address always (failing
+  // too): it only counts the anonymous allowance at creation.
   virtual Result<CompleteOutcome> complete_check(const std::string& uuid, const CheckResult& result,
                                                  std::int64_t now, bool retain_content) = 0;
   virtual Status fail_check(const std::string& uuid, std::int64_t now, bool retain_content) = 0;
@@ -300,6 +301,11 @@ class Store {
   // older than kUrlCacheTtl are dropped by the store itself (hourly).
   virtual void reputations_put(std::vector<std::pair<Sha256, std::string>> answers,
                                std::int64_t now) = 0;
+
+  // The server's 32-byte key named `name` (e.g. "cursor_key"), random and
+  // created on first use, kept in the database so that every process and
+  // restart shares it.
+  virtual Result<std::string> server_key(const std::string& name) = 0;
 
   // The check API's storage (checks, jobs, usage, webhook secrets,
   // questionnaire responses).

@@ -27,7 +27,7 @@ const Analyzer& analyzer() {
 
 bool ocr_ready() {
   if (analyzer().ocr_status().ok()) return true;
-  std::cout << "SCAMCHECK_SKIP: " << analyzer().ocr_status().to_string() << "\n";
+  scamcheck::testing::skip_case(analyzer().ocr_status().to_string());
   return false;
 }
 

@@ -11,12 +11,14 @@
 #include <sstream>
 #include <string>
 
+#include "../../support/skip.h"
+
 namespace scamcheck::testing {
 
 // The fixture directory, generated on first use (SCAMCHECK_IMAGE_FIXTURES
 // names it; default image_fixtures/ in the working directory). nullopt,
-// after printing the skip marker, if ImageMagick, qrencode or python3 is
-// missing.
+// after skip_case() (support/skip.h: fails when CI is set), if ImageMagick,
+// qrencode or python3 is missing.
 inline const std::optional<std::string>& image_fixtures() {
   static const std::optional<std::string> dir = []() -> std::optional<std::string> {
     const char* env = std::getenv("SCAMCHECK_IMAGE_FIXTURES");
@@ -24,14 +26,13 @@ inline const std::optional<std::string>& image_fixtures() {
     if (std::filesystem::exists(out + "/done.stamp")) return out;
     if (std::system("command -v convert >/dev/null && command -v qrencode >/dev/null && "
                     "command -v python3 >/dev/null") != 0) {
-      std::cout << "SCAMCHECK_SKIP: ImageMagick, qrencode or python3 missing; "
-                   "image fixtures not generated\n";
+      skip_case("ImageMagick, qrencode or python3 missing; image fixtures not generated");
       return std::nullopt;
     }
     const std::string cmd =
         "python3 " SCAMCHECK_FIXTURES_DIR "/images/make_images.py '" + out + "'";
     if (std::system(cmd.c_str()) != 0) {
-      std::cout << "SCAMCHECK_SKIP: make_images.py failed\n";
+      skip_case("make_images.py failed");
       return std::nullopt;
     }
     return out;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "../../corpus/span_check.h"
+#include "../../support/skip.h"
 
 namespace {
 
@@ -108,7 +109,7 @@ std::string strip_schemes(std::string text) {
 TEST_CASE("verdicts do not depend on recipient addresses or URL schemes") {
   const std::string dir = corpus_dir();
   if (!std::filesystem::is_directory(dir)) {
-    std::cout << "SCAMCHECK_SKIP: corpus not found: " << dir << "\n";
+    scamcheck::testing::skip_case("corpus not found: " + dir);
     return;
   }
   std::size_t total = 0;

@@ -197,7 +197,7 @@ class SqliteCheckStore final : public CheckStore {
       Query q(c,
               "UPDATE checks SET status = 'completed', webhook_status = 'completed', "
               "risk_level = ?1, risk_score = ?2, explanation = ?3, indicators = ?4, source = ?5, "
-              "completed_ms = ?6, claimed_by = NULL, lease_until_ms = NULL, "
+              "completed_ms = ?6, claimed_by = NULL, lease_until_ms = NULL, client = '', "
               "content = CASE WHEN ?7 THEN content ELSE NULL END "
               "WHERE uuid = ?8 AND status = 'processing'");
       q.bind(1, result.risk_level).bind(2, std::int64_t{result.risk_score});
@@ -223,7 +223,7 @@ class SqliteCheckStore final : public CheckStore {
     return db_.write_sync([&](Connection& c) -> Status {
       Query q(c,
               "UPDATE checks SET status = 'failed', webhook_status = 'failed', completed_ms = ?1, "
-              "claimed_by = NULL, lease_until_ms = NULL, "
+              "claimed_by = NULL, lease_until_ms = NULL, client = '', "
               "content = CASE WHEN ?2 THEN content ELSE NULL END "
               "WHERE uuid = ?3 AND status = 'processing'");
       q.bind(1, now).bind(2, std::int64_t{retain_content ? 1 : 0}).bind(3, uuid);

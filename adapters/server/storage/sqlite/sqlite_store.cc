@@ -1,10 +1,14 @@
 #include "storage/sqlite/sqlite_store.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sodium.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -98,6 +102,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   Status open() {
+    if (Status s = create_private(); !s.ok()) return s;
     if (Status s = open_connection(writer_, /*writer=*/true); !s.ok()) return s;
     if (path_ != ":memory:")
       tokens_ = std::make_unique<TokenCache>(AuthEpoch::open(path_ + "-auth"));
@@ -495,12 +500,68 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
   CheckStore& checks() override { return *checks_; }
 
+  Result<std::string> server_key(const std::string& name) override {
+    {
+      std::lock_guard lock(keys_mutex_);
+      if (auto it = keys_.find(name); it != keys_.end()) return it->second;
+    }
+    std::string hex;
+    const auto select = [&](Connection& c) -> Status {
+      Query q(c, "SELECT value FROM settings WHERE key = ?");
+      q.bind(1, name);
+      const int rc = q.step();
+      if (rc == SQLITE_ROW) hex = q.text(0);
+      return rc == SQLITE_ROW || rc == SQLITE_DONE ? Status() : q.status();
+    };
+    if (Status s = read(select); !s.ok()) return s;
+    if (hex.empty()) {
+      unsigned char fresh[crypto_secretbox_KEYBYTES];
+      randombytes_buf(fresh, sizeof fresh);
+      char text[2 * sizeof fresh + 1];
+      sodium_bin2hex(text, sizeof text, fresh, sizeof fresh);
+      sodium_memzero(fresh, sizeof fresh);
+      Status s = write_sync([&](Connection& c) -> Status {
+        Query q(c, "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING");
+        q.bind(1, name).bind(2, std::string_view(text));
+        if (Status inserted = q.run(); !inserted.ok()) return inserted;
+        return select(c);  // another process may have been first
+      });
+      sodium_memzero(text, sizeof text);
+      if (!s.ok()) return s;
+    }
+    std::string key(crypto_secretbox_KEYBYTES, '\0');
+    std::size_t length = 0;
+    if (sodium_hex2bin(reinterpret_cast<unsigned char*>(key.data()), key.size(), hex.data(),
+                       hex.size(), nullptr, &length, nullptr) != 0 ||
+        length != key.size()) {
+      return Status::internal("the stored " + name + " is not a 32-byte hex key");
+    }
+    std::lock_guard lock(keys_mutex_);
+    return keys_.emplace(name, std::move(key)).first->second;
+  }
+
  private:
   using WriteFn = std::function<Status(Connection&)>;
   struct Write {
     WriteFn run;
     std::function<void(Status)> done;
   };
+
+  // Creates a missing database file readable by its owner only (0600):
+  // SQLite's unix VFS creates the -wal and -shm files with the mode of the
+  // database file, and the -auth counter file is created 0600 too. An
+  // existing file keeps its mode.
+  Status create_private() const {
+    if (path_ == ":memory:" || path_.rfind("file:", 0) == 0) return {};
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ::close(fd);
+    } else if (errno != EEXIST) {
+      return Status::unavailable(
+          fmt::format("cannot create the SQLite database {}: {}", path_, std::strerror(errno)));
+    }
+    return {};
+  }
 
   Status open_connection(Connection& c, bool writer) {
     const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
@@ -723,6 +784,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::thread checkpoint_thread_;
 
   std::unique_ptr<CheckStore> checks_;
+
+  std::mutex keys_mutex_;
+  std::unordered_map<std::string, std::string> keys_;  // server_key() by name
 };
 
 }  // namespace
