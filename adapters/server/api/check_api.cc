@@ -4,8 +4,8 @@
 
 #include <charconv>
 
-#include "common/ascii.h"
 #include "auth/auth.h"
+#include "common/ascii.h"
 #include "common/problem_json.h"
 #include "common/report_json.h"
 #include "http/router.h"

@@ -3,7 +3,6 @@
 // (POST /api/webhooks/analysis-result/{secret}).
 #include <simdjson.h>
 
-
 #include "api/check_api.h"
 #include "api/handlers_check_api.h"
 #include "common/ascii.h"
