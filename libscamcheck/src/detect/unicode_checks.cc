@@ -16,6 +16,7 @@
 
 #include "detect/confusables.h"
 #include "util/ascii.h"
+#include "util/utf8.h"
 
 // Thread safety: one USpoofChecker is configured in create() and then only
 // used through functions taking `const USpoofChecker*` (uspoof_check2UTF8,
@@ -183,17 +184,6 @@ bool is_styled_letter(UChar32 c) {
 
 bool is_fullwidth_letter(UChar32 c) {
   return (c >= 0xFF21 && c <= 0xFF3A) || (c >= 0xFF41 && c <= 0xFF5A);
-}
-
-bool is_valid_utf8(std::string_view t) {
-  const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
-  const auto n = static_cast<std::int32_t>(t.size());
-  for (std::int32_t i = 0; i < n;) {
-    UChar32 c;
-    U8_NEXT(s, i, n, c);
-    if (c < 0) return false;
-  }
-  return true;
 }
 
 // What one pass over a word learned about it.

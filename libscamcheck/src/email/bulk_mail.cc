@@ -38,12 +38,8 @@ bool mark_bulk_advert(const ParsedEmail& email, const MailShape& shape, Findings
   if (!email.find("List-Post").empty()) return false;
   for (const EmailHeader* h : email.find("List-Unsubscribe")) {
     if (h->value.find_first_not_of(" \t\r\n") == std::string::npos) continue;
-    Finding sign;
-    sign.key = "marketing_spam";
+    Finding sign = Finding::at("marketing_spam", 0, h->value.size(), h->location());
     sign.weight = kBulkAdWeight;
-    sign.location = h->location();
-    sign.start = 0;
-    sign.end = h->value.size();
     findings.push_back(std::move(sign));
     return true;
   }

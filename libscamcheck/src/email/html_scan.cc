@@ -16,12 +16,6 @@ namespace {
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
 bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-bool is_hex(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
 bool is_ident(char c) { return is_alnum(c) || c == '-' || c == '_'; }
 
 // Bytes of the character at s[pos].
@@ -86,7 +80,8 @@ void align_text(std::string_view orig, std::size_t base, std::string_view dec, E
         bool hex = d < orig.size() && (orig[d] == 'x' || orig[d] == 'X');
         if (hex) ++d;
         std::size_t digits_start = d;
-        while (d < orig.size() && (hex ? is_hex(orig[d]) : (orig[d] >= '0' && orig[d] <= '9'))) {
+        while (d < orig.size() &&
+               (hex ? hex_value(orig[d]) >= 0 : (orig[d] >= '0' && orig[d] <= '9'))) {
           ++d;
         }
         if (d > digits_start) {
