@@ -65,7 +65,7 @@ void replace_all(std::string& text, std::string_view from, const std::string& to
 }
 
 // One server, built once per process like scamcheckd's serve(), without
-// the socket layer. Never destroyed: its threads run until exit.
+// the socket layer; stopped and freed at exit.
 struct Server {
   std::unique_ptr<Store> store;
   std::unique_ptr<Analyzer> analyzer;
@@ -134,6 +134,13 @@ struct Server {
                            "\"uuid\":\"");
     response_uuid =
         uuid_from(send(raw("POST /api/questionnaires/was-i-phished/start\n\n")), "\"uuid\":\"");
+  }
+
+  void stop() {
+    check_api->stop();
+    mcp->join();
+    file_scans->join();
+    store->flush();
   }
 
   static std::string uuid_from(const Response& response, std::string_view key) {
@@ -246,7 +253,16 @@ struct Server {
 }  // namespace scamcheck::server
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const auto* server = new scamcheck::server::Server();  // lives until exit
+  static scamcheck::server::Server* const server = [] {
+    static scamcheck::server::Server* made = new scamcheck::server::Server();
+    // At exit, before the statics the server made (catalogs, the logger)
+    // are destroyed: its threads end as in serve(), then it is freed.
+    std::atexit([] {
+      made->stop();
+      delete made;
+    });
+    return made;
+  }();
   if (size == 0) return 0;
   std::string rest(reinterpret_cast<const char*>(data + 1), size - 1);
   server->send(server->shaped(data[0], std::move(rest)));
