@@ -159,7 +159,9 @@ class Daemon:
         return resp.status, data
 
 
-def form(fields, boundary="scamcheck-fault-boundary"):
+def form(fields, boundary="scamcheck-test-boundary"):
+    """A multipart/form-data body and its Content-Type: fields is a list of
+    (name, value bytes or str, filename or None, content type or None)."""
     out = bytearray()
     for name, value, filename, ctype in fields:
         out += b"--" + boundary.encode() + b"\r\n"

@@ -33,6 +33,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "fixtures", "images"))
 import make_images  # noqa: E402
 import server_test  # noqa: E402
+from fault_common import form  # noqa: E402  (the multipart encoder the fault load uses too)
 from server_test import ProblemMixin, Server, record  # noqa: E402
 
 QR_FIXTURE = None
@@ -44,21 +45,6 @@ SCREENSHOT_TEXT = ("URGENT: your bank account has been suspended. Verify your pa
                    "at http://secure-bank-login.example.top/verify within 24 hours.")
 
 
-def form(fields, boundary="scamcheck-test-boundary"):
-    """A multipart/form-data body: fields is a list of (name, value bytes or
-    str, filename or None, content type or None)."""
-    out = bytearray()
-    for name, value, filename, ctype in fields:
-        out += b"--" + boundary.encode() + b"\r\n"
-        disposition = f'Content-Disposition: form-data; name="{name}"'
-        if filename:
-            disposition += f'; filename="{filename}"'
-        out += disposition.encode() + b"\r\n"
-        if ctype:
-            out += f"Content-Type: {ctype}\r\n".encode()
-        out += b"\r\n" + (value.encode() if isinstance(value, str) else value) + b"\r\n"
-    out += b"--" + boundary.encode() + b"--\r\n"
-    return bytes(out), "multipart/form-data; boundary=" + boundary
 
 
 def upload(token, file_bytes, filename="upload.bin", ctype="application/octet-stream", **text):
