@@ -44,6 +44,7 @@
 #include "scamcheck/scamcheck.h"
 #include "server_limits.h"
 #include "storage/store.h"
+#include "web/web.h"
 
 namespace scamcheck::server {
 namespace {
@@ -265,6 +266,7 @@ int serve(const ServeFlags& flags) {
           AppOptions{.retain_content = flags.retain_content, .api_limits = *api_limits});
   // Image and document scans run on their own bounded pool (file_scans.h).
   init_form_parser();
+  if (!init_web()) return fail(Status::internal("the web interface's templates do not parse"));
   const unsigned scan_workers =
       flags.workers ? flags.workers : std::max(1u, std::thread::hardware_concurrency());
   FileScanPool file_scans(scan_workers, scan_workers * kFileScanQueuePerWorker);

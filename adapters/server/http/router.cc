@@ -8,6 +8,7 @@
 #include "ids.h"
 #include "logging.h"
 #include "server_limits.h"
+#include "web/web.h"
 
 namespace scamcheck::server {
 namespace {
@@ -185,6 +186,8 @@ void Router::handle(Request request, Reply reply) {
 void Router::dispatch(const std::shared_ptr<Exchange>& exchange) {
   Exchange& ex = *exchange;
   const ProblemContext pc = ex.problem_context(app_.catalog());
+  // The web interface's pages (web/web.h) are not in the route table.
+  if (is_web_path(ex.request.path)) return dispatch_web(app_, exchange);
   std::string allow;
   if (const int status = match(ex, &allow); status != 0) {
     if (status == 405) {
