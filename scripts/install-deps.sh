@@ -19,6 +19,8 @@ packages=(
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
   libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
+  # scamcheckd web interface: templates with auto-escaping (adapters/server/web)
+  libctemplate-dev
   # tests and benchmarks
   doctest-dev libbenchmark-dev
   python3-jsonschema                # tests/data/check_schemas.py: data files against their schemas
