@@ -28,6 +28,9 @@ const SCAM_SMS = 'URGENT: your bank account has been locked. Confirm your passwo
 const BENIGN = 'Hi Anna, are we still on for lunch on Friday at 12? I booked a table at the usual place.';
 const XSS = 'Hello <script>alert(1)</script> and <img src="/xss-probe.png" onerror="alert(2)"> ' +
             '<a href="javascript:alert(3)">x</a> bye';
+const EMAIL = 'From: "PayPal Support" <security@paypa1-verify.xyz>\nTo: you@example.com\n' +
+              'Subject: Your account has been suspended\n\nDear customer, your account has been ' +
+              'locked. Confirm your password within 24 hours at http://paypal.com.secure-login.xyz/login\n';
 const ANONYMOUS_PER_DAY = 3;
 
 let server;
@@ -36,16 +39,16 @@ let browser;
 let dataDir;
 let nextAddress = 1;
 
-function startServer() {
-  dataDir = mkdtempSync(join(tmpdir(), 'scamcheck-web-'));
+// Starts scamcheckd on a free port with a database file in `dir`; resolves
+// to [process, base URL] once it listens.
+function startServer(dir, extra = []) {
   const child = spawn(binary, [
-    'serve', '--listen', '127.0.0.1:0', '--database', `sqlite:${join(dataDir, 'web.db')}`,
+    'serve', '--listen', '127.0.0.1:0', '--database', `sqlite:${join(dir, 'web.db')}`,
     '--workers', '2', '--trusted-proxy', '127.0.0.1/32',
     '--anonymous-checks-per-day', String(ANONYMOUS_PER_DAY),
-    '--check-per-minute-anonymous', '1000', '--scan-per-minute', '1000',
+    '--check-per-minute-anonymous', '1000', '--scan-per-minute', '1000', ...extra,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  server = child;
-  return new Promise((resolve, reject) => {
+  return [child, new Promise((resolve, reject) => {
     let buffered = '';
     let started = false;
     const timer = setTimeout(() => reject(new Error('scamcheckd did not start in 20 s')), 20_000);
@@ -58,15 +61,20 @@ function startServer() {
         if (!started && line.includes('"event":"listening"')) {
           started = true;
           clearTimeout(timer);
-          baseUrl = `http://127.0.0.1:${JSON.parse(line).port}`;
-          resolve(child);
+          resolve(`http://127.0.0.1:${JSON.parse(line).port}`);
         } else if (/"level":"(error|critical)"/.test(line)) {
           process.stderr.write(`${line}\n`);
         }
       }
     });
     child.on('exit', (code) => reject(new Error(`scamcheckd exited with ${code}`)));
-  });
+  })];
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await new Promise((done) => child.on('exit', done));
 }
 
 // A fresh browser context: its own cookies and its own client address.
@@ -174,7 +182,10 @@ async function axeCheck(page, label) {
 before(async () => {
   assert.ok(binary, 'SCAMCHECKD is not set');
   assert.ok(chromiumPath, 'SCAMCHECK_CHROMIUM is not set');
-  await startServer();
+  dataDir = mkdtempSync(join(tmpdir(), 'scamcheck-web-'));
+  let started;
+  [server, started] = startServer(dataDir);
+  baseUrl = await started;
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
@@ -185,10 +196,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((done) => server.exitCode !== null ? done() : server.on('exit', done));
-  }
+  if (server) await stopServer(server);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -275,6 +283,30 @@ test('register, sign in, a token shown once works on the API until revoked, sign
   await context.close();
 });
 
+test('behind an https --base-url the session cookie is Secure', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'scamcheck-web-tls-'));
+  const [child, started] = startServer(dir, ['--base-url', 'https://scamcheck.example']);
+  try {
+    const url = await started;
+    const home = await fetch(`${url}/`);
+    const visitor = home.headers.get('set-cookie');
+    assert.match(visitor, /^sc_visitor=[0-9A-Za-z]{32}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+    const cookie = visitor.split(';')[0];
+    const csrf = (await home.text()).match(/name="csrf" value="([^"]+)"/)[1];
+    const registered = await fetch(`${url}/register`, {
+      method: 'POST', redirect: 'manual',
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, name: 'Tls', email: 'tls@example.com', password: 'long enough' }),
+    });
+    assert.equal(registered.status, 303);
+    assert.match(registered.headers.get('set-cookie'),
+                 /^sc_session=[0-9A-Za-z]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+  } finally {
+    await stopServer(child);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('sign-in attempts are limited per account with a clear message', async () => {
   const context = await newContext();
   const page = await context.newPage();
@@ -350,6 +382,23 @@ test('a scam SMS is danger with every evidence marked in input order; a benign o
   await checkText(page, BENIGN);
   assert.equal(await page.getAttribute('#report', 'data-verdict'), 'safe');
   assert.equal(await page.locator('#risk-text').textContent(), 'Looks safe');
+  await context.close();
+});
+
+test('email evidence is listed under its header or part', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  await checkText(page, EMAIL, 'email');
+  assert.equal(await page.getAttribute('#report', 'data-verdict'), 'danger');
+  const parts = await page.$$eval('.part', (divs) => divs.map((d) => ({
+    title: d.querySelector('h4').textContent,
+    evidence: [...d.querySelectorAll('q.evidence')].map((q) => q.textContent) })));
+  const from = parts.find((p) => p.title === 'Header From');
+  assert.ok(from, JSON.stringify(parts));
+  for (const e of from.evidence) assert.ok(EMAIL.split('\n')[0].includes(e), e);
+  const body = parts.find((p) => p.title === 'Email text');
+  assert.ok(body, JSON.stringify(parts));
+  for (const e of body.evidence) assert.ok(EMAIL.split('\n\n')[1].includes(e), e);
   await context.close();
 });
 

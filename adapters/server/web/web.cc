@@ -71,8 +71,7 @@ void switch_language(web::Page& page) {
   const std::string sent = query ? web::form_value(*query, "next") : std::string();
   // Only a local path: never another site ("//host" or "/\host").
   const bool local = !sent.empty() && sent.front() == '/' &&
-                     sent.find_first_of("\r\n\\") == std::string::npos &&
-                     sent.rfind("//", 0) != 0;
+                     sent.find_first_of("\r\n\\") == std::string::npos && sent.rfind("//", 0) != 0;
   std::string next = local ? sent : std::string("/");
   if (to == "en" || to == "de") {
     page.set_cookies.push_back(web::cookie(page, web::kLangCookie, to, 365 * 24 * 3600));

@@ -337,7 +337,7 @@ std::string render_report(const Page& page, const Report& report, const std::str
     text = content;
     locations = {"content"};
     d->SetValue("MESSAGE_TITLE", page.text("web.report.message"));
-  } else {
+  } else if (content == nullptr) {
     d->ShowSection("STORED_NOTE");
   }
   if (text != nullptr) {

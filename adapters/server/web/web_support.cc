@@ -195,6 +195,8 @@ Status start_session(Page& page, const User& user) {
   s.created_at = unix_now();
   s.expires_at = s.created_at + kSessionSeconds;
   if (Status st = page.app.store().web().create_session(s); !st.ok()) return st;
+  // Expired sessions go when someone signs in (an indexed delete).
+  (void)page.app.store().web().purge_sessions(s.created_at);
   page.set_cookies.push_back(cookie(page, kSessionCookie, value, -1));
   return {};
 }
