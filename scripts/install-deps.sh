@@ -21,6 +21,7 @@ packages=(
   libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
   # scamcheckd web interface: templates with auto-escaping (adapters/server/web)
   libctemplate-dev
+  fonts-noto-color-emoji            # its screenshots (scripts/web_screenshots.sh): the actions' emoji
   # tests and benchmarks
   doctest-dev libbenchmark-dev
   python3-jsonschema                # tests/data/check_schemas.py: data files against their schemas
