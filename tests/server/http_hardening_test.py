@@ -157,7 +157,8 @@ class RequestTargets(unittest.TestCase):
         self.assertEqual(statuses(data), [200])
         data, _ = exchange(b"GET http://other.example HTTP/1.1\r\nHost: x\r\n"
                            b"Connection: close\r\n\r\n")
-        self.assertEqual(statuses(data), [404])  # the path "/" is not a route: a real 404
+        self.assertEqual(statuses(data), [200])  # the path "/": the web interface's check page
+        self.assertIn(b"Content-Type: text/html", data)
 
     def test_other_forms_are_bad_requests(self):
         for target in (b"*", b"other.example:443", b"ftp://other.example/health",
