@@ -83,6 +83,7 @@ async function newContext(options = {}) {
   const context = await browser.newContext({
     baseURL: baseUrl,
     locale: options.locale ?? 'en-US',
+    javaScriptEnabled: options.javaScript ?? true,
     extraHTTPHeaders: { 'X-Forwarded-For': address },
   });
   return context;
@@ -400,6 +401,27 @@ test('a scam SMS is danger with every evidence marked in input order; a benign o
   await checkText(page, BENIGN);
   assert.equal(await page.getAttribute('#report', 'data-verdict'), 'safe');
   assert.equal(await page.locator('#risk-text').textContent(), 'Looks safe');
+  await context.close();
+});
+
+test('the check works without JavaScript, and with it without a reload', async () => {
+  const plain = await newContext({ javaScript: false });
+  const p = await plain.newPage();
+  await checkText(p, SCAM_SMS);
+  assert.equal(await p.getAttribute('#report', 'data-verdict'), 'danger');
+  await checkMarks(p, SCAM_SMS);
+  await plain.close();
+
+  const context = await newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  await page.evaluate(() => { window.sameDocument = true; });
+  await page.fill('#content', SCAM_SMS);
+  await page.click('#check-submit');
+  await page.waitForSelector('#report');
+  assert.equal(await page.evaluate(() => window.sameDocument), true, 'no reload');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'report-title', 'focus on the result');
+  await checkMarks(page, SCAM_SMS);
   await context.close();
 });
 
