@@ -70,7 +70,7 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   // One strong sign is enough for the verdict: say so, naming it.
   if (score.strong_sign && *score.strong_sign < findings.size()) {
     const GlossaryEntry* entry = texts.find(findings[*score.strong_sign].key);
-    if (entry) {
+    if (entry && !catalog.strong_sign.empty()) {
       std::string note = catalog.strong_sign;
       if (auto pos = note.find("{sign}"); pos != std::string::npos) {
         note.replace(pos, 6, entry->texts.at(catalog.locale).title);

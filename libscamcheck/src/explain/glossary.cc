@@ -133,7 +133,7 @@ Result<std::unique_ptr<Texts>> Texts::load(const DataSource& data) {
     problems.add(data.describe("locales"), "no \"en\" catalog");
   } else {
     const std::string& fallback = texts->catalogs_.at("en").strong_sign;
-    if (fallback.find("{sign}") == std::string::npos) {
+    if (!fallback.empty() && fallback.find("{sign}") == std::string::npos) {
       problems.add(data.describe("locales/en.json"), "\"strong_sign\" needs {sign}");
     }
     for (auto& [locale, catalog] : texts->catalogs_) {
