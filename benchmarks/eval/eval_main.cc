@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "evaluation.h"
+#include "families.h"
 #include "jsonl_corpus.h"
 #include "number_options.h"
 
@@ -324,6 +325,22 @@ int compare(const Args& args, std::vector<Dataset>& datasets) {
                   fixed3(results[1][k].curves.roc_auc).c_str());
     std::cout << line;
   }
+  for (int m = 0; m < 2; ++m) {
+    // The fixture halves and families of each model: `datasets` holds B's
+    // outcomes, so A's fixtures are analysed again.
+    std::vector<Dataset> fixtures;
+    for (const Dataset& d : datasets) {
+      if (d.origin == "fixture") fixtures.push_back(d);
+    }
+    if (m == 0) {
+      auto analyzer = scamcheck::Analyzer::create(options_for(args, choices[0]));
+      if (!analyzer.ok()) return 70;
+      analyze_all(**analyzer, fixtures, args.threads);
+    }
+    std::cout << "\n" << (m == 0 ? "A: " : "B: ") << describe_choice(choices[m]);
+    scamcheck::bench::print_halves(std::cout, scamcheck::bench::fixture_halves(fixtures),
+                                   scamcheck::bench::family_rows(fixtures));
+  }
   std::cout << "\nPooled over every corpus: ECE A " << fixed3(pooled[0].confidence.ece) << ", B "
             << fixed3(pooled[1].confidence.ece) << "; right among confidence >= 80: A "
             << percent(pooled[0].confidence.confident_right) << ", B "
@@ -376,6 +393,7 @@ int main(int argc, char** argv) {
       std::cerr << "scamcheck-eval: " << error << "\n";
       return 65;
     }
+    scamcheck::bench::mark_trained(d, /*eml_folder=*/false);
     datasets.push_back(std::move(d));
   }
   // The e-mail fixtures: tests/fixtures/email/{legit,scam}/*.eml.
@@ -391,6 +409,7 @@ int main(int argc, char** argv) {
       std::cerr << "scamcheck-eval: " << error << "\n";
       return 65;
     }
+    scamcheck::bench::mark_trained(d, /*eml_folder=*/true);
     if (!d.records.empty()) datasets.push_back(std::move(d));
   }
   if (!args.only.empty() && datasets.empty()) {
@@ -431,6 +450,8 @@ int main(int argc, char** argv) {
   summaries.reserve(datasets.size());
   for (const Dataset& d : datasets) summaries.push_back(scamcheck::bench::summarize(d, args.worst));
   scamcheck::bench::print_text(std::cout, info, datasets, summaries);
+  scamcheck::bench::print_halves(std::cout, scamcheck::bench::fixture_halves(datasets),
+                                 scamcheck::bench::family_rows(datasets));
   std::vector<const Dataset*> corpora;
   for (const Dataset& d : datasets) {
     if (d.origin == "corpus") corpora.push_back(&d);

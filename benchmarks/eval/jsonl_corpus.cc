@@ -55,7 +55,7 @@ std::string parse_line(simdjson::ondemand::parser& parser, std::string_view line
     std::string_view key;
     if (auto err = field.unescaped_key().get(key)) return simdjson::error_message(err);
     if (key != "id" && key != "label" && key != "kind" && key != "lang" && key != "text" &&
-        key != "raw_encoding") {
+        key != "raw_encoding" && key != "family") {
       continue;  // "source" and anything else
     }
     std::string_view value;
@@ -83,6 +83,8 @@ std::string parse_line(simdjson::ondemand::parser& parser, std::string_view line
       has_text = true;
     } else if (key == "raw_encoding") {
       encoding = std::string(value);
+    } else if (key == "family") {
+      record->family = std::string(value);
     }
   }
   if (!has_text) return "missing \"text\"";

@@ -2,7 +2,7 @@
 // fixture files (tests/fixtures/*.jsonl) for the evaluation tool and the
 // benchmarks. One JSON object per line:
 //   {"id", "label": "scam"|"spam"|"ham", "text", "kind", "lang",
-//    "raw_encoding"?: "utf-8"|"latin-1", ...}
+//    "raw_encoding"?: "utf-8"|"latin-1", "family"?: fixture's scam family, ...}
 // A "latin-1" record's text is the original bytes mapped one byte per code
 // point (U+0000..U+00FF); the loader maps it back, so Record::text is always
 // the bytes the library is meant to see.
@@ -28,6 +28,12 @@ struct Record {
   std::string kind;  // wire name: "text", "url", "email"
   std::string lang;
   std::string text;  // original bytes (Latin-1 records already mapped back)
+  // Fixtures only: the scam family a record belongs to ("family", e.g.
+  // "road_toll"; empty when none), and whether scamcheck-train learned from
+  // it (set by scamcheck-eval: an even id number, an .eml at an even place
+  // in file-name order; tools/train/README.md).
+  std::string family;
+  bool trained = false;
 };
 
 // Reads one JSONL file. Returns false and sets *error (file and line) on the

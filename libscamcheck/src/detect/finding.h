@@ -3,9 +3,12 @@
 #define SCAMCHECK_DETECT_FINDING_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "scamcheck/report.h"
 
 namespace scamcheck::internal {
 
@@ -35,6 +38,10 @@ struct Finding {
   // Only evidence next to other signs of a scam (a phone number, an IBAN):
   // dropped unless a finding without this flag is present too.
   bool requires_context = false;
+  // A rule's own severity ("severity" in the rule file), else the key's
+  // default from the glossary. A sign whose severity has a floor in
+  // scoring.json ("severity_floors") sets the input's lowest risk score.
+  std::optional<Severity> severity;
 };
 
 using Findings = std::vector<Finding>;

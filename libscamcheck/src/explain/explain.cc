@@ -47,7 +47,7 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
                                      [&](const Signal& s) { return s.key == f.key; });
     Signal s;
     s.key = f.key;
-    s.severity = entry->default_severity;
+    s.severity = f.severity.value_or(entry->default_severity);
     s.evidence = std::string(source.substr(f.start, f.end - f.start));
     s.location = f.location;
     s.span = {f.start, f.end};
@@ -66,6 +66,17 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   std::string summary = catalog.summary[v];
   if (auto pos = summary.find("{reasons}"); pos != std::string::npos) {
     summary.replace(pos, 9, join_reasons(catalog, reasons));
+  }
+  // One strong sign is enough for the verdict: say so, naming it.
+  if (score.strong_sign && *score.strong_sign < findings.size()) {
+    const GlossaryEntry* entry = texts.find(findings[*score.strong_sign].key);
+    if (entry && !catalog.strong_sign.empty()) {
+      std::string note = catalog.strong_sign;
+      if (auto pos = note.find("{sign}"); pos != std::string::npos) {
+        note.replace(pos, 6, entry->texts.at(catalog.locale).title);
+      }
+      summary += " " + note;
+    }
   }
   report.summary_plain = std::move(summary);
 

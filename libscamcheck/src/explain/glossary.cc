@@ -99,6 +99,7 @@ Status load_catalog(const DataSource& data, const std::string& path, Catalog& ca
   }
   catalog.reason_separator = std::string(string_field(obj, "reason_separator"));
   catalog.reason_last_separator = std::string(string_field(obj, "reason_last_separator"));
+  catalog.strong_sign = std::string(string_field(obj, "strong_sign"));
   if (catalog.reason_separator.empty()) catalog.reason_separator = ", ";
   if (catalog.reason_last_separator.empty()) catalog.reason_last_separator = ", ";
   for (auto [id, value] : actions) {
@@ -128,7 +129,17 @@ Result<std::unique_ptr<Texts>> Texts::load(const DataSource& data) {
     if (Status s = load_catalog(data, path, catalog, problems); !s.ok()) return s;
     texts->catalogs_[catalog.locale] = std::move(catalog);
   }
-  if (!texts->catalogs_.count("en")) problems.add(data.describe("locales"), "no \"en\" catalog");
+  if (!texts->catalogs_.count("en")) {
+    problems.add(data.describe("locales"), "no \"en\" catalog");
+  } else {
+    const std::string& fallback = texts->catalogs_.at("en").strong_sign;
+    if (!fallback.empty() && fallback.find("{sign}") == std::string::npos) {
+      problems.add(data.describe("locales/en.json"), "\"strong_sign\" needs {sign}");
+    }
+    for (auto& [locale, catalog] : texts->catalogs_) {
+      if (catalog.strong_sign.empty()) catalog.strong_sign = fallback;
+    }
+  }
 
   for (std::size_t i = 0; i < texts->entries_.size(); ++i) {
     const GlossaryEntry& e = texts->entries_[i];

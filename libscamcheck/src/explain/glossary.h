@@ -34,6 +34,10 @@ struct Catalog {
   std::string summary[3];    // by Verdict; may contain "{reasons}"
   std::string reason_separator;
   std::string reason_last_separator;
+  // Appended to the summary when a sign strong enough on its own was found
+  // (Score::strong_sign); {sign} is that signal's title. Optional: a
+  // catalog without it uses en's; without one in en, no such sentence.
+  std::string strong_sign;
   std::map<std::string, Action> actions;  // by action id
 };
 

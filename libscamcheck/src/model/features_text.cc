@@ -1,11 +1,16 @@
 // Prose features: hashed word uni- and bigrams of the text a person reads
 // (links in it read as links), and the shape of a text message.
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+#include <unicode/utf8.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdint>
 
 #include "model/features.h"
 #include "model/features_core.h"
+#include "url/public_suffix.h"
 
 namespace scamcheck::internal::model {
 namespace {
@@ -72,6 +77,60 @@ bool looks_like_link(std::string_view c) {
          is_alnum(host[0]);
 }
 
+// Whether a link-shaped chunk is a bare name without a top-level domain that
+// exists ("oops1.dat", "mkfs.xfs" in a mailing list: file and command
+// names). The model reads it as it always did, but it is not a link a
+// person would recognise, so it is never quoted as one.
+bool bare_name_without_tld(std::string_view c) {
+  if (c.find("://") != std::string_view::npos || c.substr(0, 4) == "www.") return false;
+  std::size_t host_end = 0;
+  while (host_end < c.size() && is_host_byte(c[host_end])) ++host_end;
+  const std::string_view host = c.substr(0, host_end);
+  const std::size_t dot = host.rfind('.');
+  return dot == std::string_view::npos || !is_known_tld(host.substr(dot + 1));
+}
+
+// Whether a chunk of the input (as written, between spaces) is something a
+// person can read, so that the model's evidence may quote its words:
+// letters, digits, marks and currency signs of one script with ASCII
+// punctuation, valid UTF-8, no replacement, control, symbol or
+// fraction character, and in Latin script at most one accented letter more
+// than plain ones (an 8-bit body of garbage bytes read as Latin-1 gives
+// "ÿã¾ðÆß"; "été", "Größe" and "Ärger" stay quotable). Words of a chunk that
+// is not still count as features; they are only never quoted.
+bool readable(std::string_view chunk) {
+  std::int32_t i = 0;
+  const auto n = static_cast<std::int32_t>(chunk.size());
+  UScriptCode script = USCRIPT_COMMON;
+  std::size_t ascii_letters = 0, other_latin = 0;
+  while (i < n) {
+    UChar32 c = 0;
+    U8_NEXT(chunk.data(), i, n, c);
+    if (c < 0 || c == 0xFFFD) return false;
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7F) return false;
+      if (is_alpha(static_cast<char>(c))) {
+        ++ascii_letters;
+        if (script != USCRIPT_COMMON && script != USCRIPT_LATIN) return false;
+        script = USCRIPT_LATIN;
+      }
+      continue;
+    }
+    if (!u_isalnum(c) && !(U_GET_GC_MASK(c) & (U_GC_M_MASK | U_GC_SC_MASK | U_GC_P_MASK))) {
+      return false;
+    }
+    if (!u_isalpha(c)) continue;
+    UErrorCode status = U_ZERO_ERROR;
+    const UScriptCode sc = uscript_getScript(c, &status);
+    if (U_FAILURE(status)) return false;
+    if (sc == USCRIPT_COMMON || sc == USCRIPT_INHERITED) continue;
+    if (script != USCRIPT_COMMON && sc != script) return false;
+    script = sc;
+    other_latin += sc == USCRIPT_LATIN;
+  }
+  return other_latin <= ascii_letters + 1;
+}
+
 bool looks_like_address(std::string_view c) {
   const std::size_t at = c.find('@');
   return at != std::string_view::npos && at > 0 && c.find('.', at) != std::string_view::npos &&
@@ -81,7 +140,7 @@ bool looks_like_address(std::string_view c) {
 class ProseReader {
  public:
   ProseReader(const NormalizedText& norm, SpanMap map, std::int32_t field, FeatureSet& out)
-      : n_(norm.text()), spans_(norm, map), field_(field), out_(out) {}
+      : norm_(norm), n_(norm.text()), spans_(norm, map), field_(field), out_(out) {}
 
   void read() {
     std::size_t i = 0;
@@ -96,11 +155,14 @@ class ProseReader {
       while (e > s && is_trailing_punct(n_[e - 1])) --e;
       if (s == e) continue;
       const std::string_view chunk = n_.substr(s, e - s);
+      const auto [os, oe] = norm_.to_original(s, e);
+      chunk_readable_ = readable(norm_.original().substr(os, oe - os));
       if (looks_like_address(chunk)) {
         token(kEmailToken, s, e);
       } else if (looks_like_link(chunk)) {
+        if (bare_name_without_tld(chunk)) chunk_readable_ = false;
         token(kUrlToken, s, e);
-        add_link(n_, s, e, field_, spans_, out_);
+        add_link(n_, s, e, chunk_readable_ ? field_ : -1, spans_, out_);
       } else {
         words(s, e);
       }
@@ -125,29 +187,37 @@ class ProseReader {
     ++out_.word_tokens;
     const auto span = spans_(s, e);
     const std::uint32_t w = hash_of(kWordNs, text);
-    push(out_, w, Group::kWord, field_, span);
-    if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field_, span);
+    // A word nobody can read counts, but without a place it is never quoted.
+    const bool readable = chunk_readable_;
+    const std::int32_t field = readable ? field_ : -1;
+    push(out_, w, Group::kWord, field, span);
+    if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field, span);
 
     if (has_prev_) {
       Fnv f(kBigramNs);
       f.add(prev_, true);
       f.add(0x01);
       f.add(text, true);
-      push(out_, f.h, Group::kWord, field_, {prev_start_, span.second});
+      const std::int32_t pair_field = readable && prev_readable_ ? field_ : -1;
+      push(out_, f.h, Group::kWord, pair_field, {prev_start_, span.second});
       if (out_.mail_words) {
-        push(out_, f.h * 16777619u ^ 0x6du, Group::kWord, field_, {prev_start_, span.second});
+        push(out_, f.h * 16777619u ^ 0x6du, Group::kWord, pair_field, {prev_start_, span.second});
       }
     }
+    prev_readable_ = readable;
     prev_ = text;
     prev_start_ = span.first;
     has_prev_ = true;
   }
 
+  const NormalizedText& norm_;
   std::string_view n_;
   Spans spans_;
   std::int32_t field_;
   FeatureSet& out_;
   bool has_prev_ = false;
+  bool prev_readable_ = false;
+  bool chunk_readable_ = true;
   std::string_view prev_;
   std::uint32_t prev_start_ = 0;
 };

@@ -65,6 +65,18 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     if (!obj["weight"].get_double().get(weight)) rule.weight = weight;
     bool context = false;
     if (!obj["requires_context"].get_bool().get(context)) rule.requires_context = context;
+    std::string_view severity;
+    if (!obj["severity"].get_string().get(severity)) {
+      if (severity == "low") {
+        rule.severity = Severity::kLow;
+      } else if (severity == "medium") {
+        rule.severity = Severity::kMedium;
+      } else if (severity == "high") {
+        rule.severity = Severity::kHigh;
+      } else {
+        problem(rule.id.empty() ? "?" : rule.id, "severity must be low, medium or high");
+      }
+    }
     simdjson::dom::object examples;
     if (!obj["examples"].get_object().get(examples)) {
       simdjson::dom::element list;
@@ -130,6 +142,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     Finding f = Finding::at(rule.key, orig_start, orig_end);
     f.weight = rule.weight;
     f.requires_context = rule.requires_context;
+    f.severity = rule.severity;
     out.push_back(std::move(f));
   }
   return {};

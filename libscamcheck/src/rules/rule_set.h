@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,7 @@ struct Rule {
   std::string key;    // glossary key
   double weight = 0;  // 0: the key's default weight
   bool requires_context = false;
+  std::optional<Severity> severity;  // "severity": the key's default when absent
   std::unique_ptr<RE2> regex;
   std::vector<std::string> match_examples;
   std::vector<std::string> no_match_examples;

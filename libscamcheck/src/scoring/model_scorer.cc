@@ -88,6 +88,13 @@ bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
                          const std::vector<UrlInfo>& urls, Findings& findings) const {
+  Score score = score_unfloored(content, kind, email, urls, findings);
+  rules_.apply_floor(findings, score);
+  return score;
+}
+
+Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
+                                   const std::vector<UrlInfo>& urls, Findings& findings) const {
   if (!model_) return rules_.score(findings);
   // A URL on a known brand's own site, where only the brand publishes (not
   // a platform anyone can post to, nor a hosting service): the rules

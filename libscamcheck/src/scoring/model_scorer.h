@@ -32,7 +32,9 @@ class ModelScorer {
 
   // The score of analysed input (`findings` from the detect stage, of
   // `kind`; `urls` the report's); appends the model's evidence to
-  // `findings`. Without a model, the rules' score.
+  // `findings`. Without a model, the rules' score. Either way a sign with a
+  // severity floor keeps the score at or above its floor
+  // (Scorer::apply_floor).
   Score score(std::string_view content, Kind kind, const ParsedEmail& email,
               const std::vector<UrlInfo>& urls, Findings& findings) const;
 
@@ -49,6 +51,10 @@ class ModelScorer {
   // anyone can publish on (brands.json "open_platform_categories", free
   // hosting).
   bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
+
+  // score() before the severity floors.
+  Score score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
+                        const std::vector<UrlInfo>& urls, Findings& findings) const;
 
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   const Scorer& rules_;

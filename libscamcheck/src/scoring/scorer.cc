@@ -56,6 +56,28 @@ Result<std::unique_ptr<Scorer>> Scorer::load(const DataSource& data, const Texts
     }
   }
 
+  // Optional: the lowest risk score a sign of a given severity sets.
+  simdjson::dom::object severity_floors;
+  if (!doc["severity_floors"].get_object().get(severity_floors)) {
+    for (auto [severity, value] : severity_floors) {
+      std::int64_t floor = 0;
+      const std::size_t index = severity == "low"      ? 0
+                                : severity == "medium" ? 1
+                                : severity == "high"   ? 2
+                                                       : 3;
+      if (index == 3) {
+        problems += name + ": \"severity_floors\" has low, medium and high, not '" +
+                    std::string(severity) + "'; ";
+      } else if (value.get_int64().get(floor) || floor < 0 || floor > 100) {
+        problems += name + ": \"severity_floors\" values must be integers 0-100; ";
+      } else {
+        scorer->severity_floors_[index] = static_cast<int>(floor);
+      }
+    }
+  } else if (doc["severity_floors"].error() != simdjson::NO_SUCH_FIELD) {
+    problems += name + ": \"severity_floors\" must be an object; ";
+  }
+
   // Default weight by severity, then per-key overrides.
   std::map<std::string, double, std::less<>> by_severity;
   simdjson::dom::object defaults, weights;
@@ -92,6 +114,30 @@ std::optional<int> Scorer::rules_floor(Kind kind) const {
   if (kind == Kind::kText) return text_rules_floor_;
   if (kind == Kind::kEmail) return email_rules_floor_;
   return std::nullopt;
+}
+
+void Scorer::apply_floor(const Findings& findings, Score& score) const {
+  int floor = 0;
+  std::optional<std::size_t> by;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    if (!f.severity || f.requires_context || f.strength < 1.0) continue;
+    const int value = severity_floors_[static_cast<std::size_t>(*f.severity)];
+    if (value > floor) {
+      floor = value;
+      by = i;
+    }
+  }
+  if (!by) return;
+  score.strong_sign = by;
+  if (score.risk_score < floor) {
+    score.risk_score = floor;
+    score.verdict = verdict_for_score(floor);
+    score.confidence = std::clamp(score.confidence, 50, 80);
+  }
+  // The sign that decided comes first: the summary names it.
+  auto it = std::find(score.ranked.begin(), score.ranked.end(), *by);
+  if (it != score.ranked.end()) std::rotate(score.ranked.begin(), it, it + 1);
 }
 
 double Scorer::weight_of(const Finding& f) const {

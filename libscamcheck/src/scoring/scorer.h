@@ -5,6 +5,7 @@
 #ifndef SCAMCHECK_SCORING_SCORER_H_
 #define SCAMCHECK_SCORING_SCORER_H_
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -29,6 +30,9 @@ struct Score {
   std::vector<double> weights;
   // The combined rule weight the score curve was applied to.
   double total = 0;
+  // The strongest finding with a severity floor (Scorer::apply_floor),
+  // which alone keeps the verdict at or above its floor; first in `ranked`.
+  std::optional<std::size_t> strong_sign;
 };
 
 class Scorer {
@@ -50,6 +54,14 @@ class Scorer {
   // `kind` stays at least suspicious ("rules_floor"); none for a kind the
   // model alone decides.
   std::optional<int> rules_floor(Kind kind) const;
+
+  // One strong sign is enough: a finding whose severity has a floor in
+  // "severity_floors" (a rule's own severity, set in its rule file) raises
+  // the risk score to at least that floor and the verdict with it, whatever
+  // the model or the input's length say; the model may raise it further,
+  // never below. Context-only evidence and findings the context weakened
+  // (strength below 1: a quoted reply, a newsletter) set no floor.
+  void apply_floor(const Findings& findings, Score& score) const;
 
   // Combines findings: per key the strongest counts fully and each further
   // one adds `repeat_factor` of its weight (at most `repeat_cap` times the
@@ -75,6 +87,7 @@ class Scorer {
   double repeat_cap_ = 2.0;
   int text_rules_floor_ = 0;
   int email_rules_floor_ = 0;
+  std::array<int, 3> severity_floors_{};  // by Severity; 0 = none
   double context_min_weight_ = 0;
 };
 

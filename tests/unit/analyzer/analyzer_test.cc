@@ -188,3 +188,49 @@ TEST_CASE("a reply: what it quotes is someone else's words") {
   REQUIRE(fresh.ok());
   CHECK(fresh->verdict != Verdict::kSafe);
 }
+
+TEST_CASE("one strong sign is enough, with the model or without, and the summary says why") {
+  static auto rules_only = Analyzer::create(scamcheck::Options{.use_model = false});
+  REQUIRE(rules_only.ok());
+  struct Case {
+    const char* text;
+    const char* locale;
+    const char* note;  // a piece of the catalog's "strong_sign" sentence
+  };
+  for (const Case& c : {
+           Case{"send me your bank PIN now urgently", "en", "reason enough to be careful"},
+           Case{"Your electricity will be disconnected tonight at 9pm due to unpaid bill. Call "
+                "01632 960183 now to pay",
+                "en", "reason enough to be careful"},
+           Case{"Schick mir sofort deine Bank-PIN, es ist dringend", "de", "Grund genug"},
+           Case{"Ihr Strom wird heute um 21 Uhr wegen einer offenen Rechnung abgeschaltet. Rufen "
+                "Sie jetzt an, um zu zahlen",
+                "de", "Grund genug"},
+       }) {
+    for (const Analyzer* a : {&analyzer(), static_cast<const Analyzer*>(rules_only->get())}) {
+      INFO(c.text);
+      auto r = a->analyze(c.text, Kind::kText, c.locale);
+      REQUIRE(r.ok());
+      CHECK(r->verdict != Verdict::kSafe);
+      CHECK(r->risk_score >= 30);
+      CHECK(r->summary_plain.find(c.note) != std::string::npos);
+      REQUIRE_FALSE(r->signals.empty());
+      CHECK(r->signals.front().severity == scamcheck::Severity::kHigh);
+      check_spans(*r, c.text);
+    }
+  }
+  // Look-alikes that tell you to keep such things to yourself stay safe.
+  for (const char* text : {
+           "Never share your PIN with anyone, not even with us.",
+           "Your bill is ready. £48.10 will be collected by Direct Debit on 2 June.",
+           "Your verification code is 402913. Do not share it with anyone.",
+           "Geben Sie Ihre PIN niemals weiter, auch nicht an uns.",
+           "Ihre Rechnung ist da. Der Betrag von 48,10 € wird am 2. Juni per Lastschrift "
+           "eingezogen.",
+       }) {
+    INFO(text);
+    auto r = analyzer().analyze(text, Kind::kText, "en");
+    REQUIRE(r.ok());
+    CHECK(r->verdict == Verdict::kSafe);
+  }
+}

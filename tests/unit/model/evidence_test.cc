@@ -91,3 +91,20 @@ TEST_CASE("model signals in e-mails quote the decoded header or part") {
   }
   CHECK(signals > 0);
 }
+
+TEST_CASE("model signals never quote binary junk") {
+  // A flagged message with an 8-bit run of garbage bytes (read as Latin-1).
+  std::string junk;
+  for (int i = 0; i < 12; ++i) junk += "\xC3\xBF\xC3\xA3\xC2\xBE\xC3\xB0\xC3\x86\xC3\x9F\xC2\xA7 ";
+  const std::string text =
+      "FREE entry! You have WON a £1000 cash prize. Text CLAIM to 87121 now " + junk;
+  CHECK(check(text, Kind::kText) > 0);
+  auto r = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(r.ok());
+  for (const auto& s : r->signals) {
+    if (!from_model(s)) continue;
+    INFO(s.evidence);
+    CHECK(s.evidence.find("\xC2\xBE") == std::string::npos);
+    CHECK(s.evidence.find("\xC3\xBF") == std::string::npos);
+  }
+}

@@ -128,3 +128,45 @@ TEST_CASE("a mail's features say whether its links lead to the sender's own doma
   CHECK(own == other("https://shop.lindenhof-kaffee.de/ernte"));
   CHECK(own != other("https://lindenhof-kaffee.shop-angebot.com/ernte"));
 }
+
+TEST_CASE("bare file and command names in prose are never quoted as links") {
+  // A kernel mailing list: "mkfs.xfs", "oops1.dat" and "mkfs" name things on
+  // a disk; only a real top-level domain makes a bare host a link a person
+  // recognises (the model reads the others as before, without a place).
+  const model::FeatureSet f = prose(
+      "I ran mkfs.xfs on the new disk, mkfs then crashed; the log is in oops1.dat. "
+      "Details on kernel.org/doc.");
+  std::string links;
+  for (const auto& h : f.hits) {
+    if (h.group != model::Group::kUrl || h.field < 0) continue;
+    links += " [" + std::to_string(h.start) + "," + std::to_string(h.end) + ")";
+    CHECK(h.start >= 87);  // only "kernel.org/doc", at the end
+  }
+  CHECK_FALSE(links.empty());
+}
+
+TEST_CASE("words nobody can read count but are never a place to quote") {
+  // An 8-bit body of garbage bytes read as Latin-1, between readable words.
+  const std::string garbage = "Rechnung \xC3\xBF\xC3\xA3\xC2\xBE\xC3\xB0\xC3\x86\xC3\x9F x";
+  const model::FeatureSet f = prose(garbage);
+  bool garbage_counted = false;
+  for (const auto& h : f.hits) {
+    if (h.group != model::Group::kWord) continue;
+    if (h.field < 0) {
+      garbage_counted = true;
+      continue;
+    }
+    const std::string quoted = garbage.substr(h.start, h.end - h.start);
+    INFO(quoted);
+    CHECK(quoted.find('\xC3') == std::string::npos);
+  }
+  CHECK(garbage_counted);
+  // Accented words of real languages stay quotable.
+  for (const char* word : {"été", "Größe", "Ärger!", "Привет,", "£1000", "1.999,00 €"}) {
+    const model::FeatureSet w = prose(word);
+    const bool placed = std::any_of(w.hits.begin(), w.hits.end(), [](const model::Hit& h) {
+      return h.group == model::Group::kWord && h.field == 0;
+    });
+    CHECK_MESSAGE(placed, word);
+  }
+}

@@ -105,3 +105,49 @@ TEST_CASE("bad rules_floor and context_min_weight values are refused with a mess
       load_changed("\"context_min_weight\": 10", "\"context_min_weight\": -1");
   CHECK(negative.message().find("context_min_weight") != std::string::npos);
 }
+
+TEST_CASE("one strong sign is enough: a high-severity rule finding floors the score") {
+  Finding strong = finding("credential_request", 5);
+  strong.severity = scamcheck::Severity::kHigh;
+  Finding weak = finding("urgency", 9);
+  Score s = scorer().score({weak, strong});
+  REQUIRE(s.verdict == Verdict::kSafe);  // the weights alone say safe
+  scorer().apply_floor({weak, strong}, s);
+  CHECK(s.verdict == Verdict::kSuspicious);
+  CHECK(s.risk_score == 30);
+  REQUIRE(s.strong_sign.has_value());
+  CHECK(*s.strong_sign == 1);
+  CHECK(s.ranked.front() == 1);  // the sign that decided is named first
+
+  // A higher score stays; context-only or context-weakened signs set no floor.
+  Score high = scorer().score({finding("credential_request", 80), strong});
+  const int before = high.risk_score;
+  scorer().apply_floor({finding("credential_request", 80), strong}, high);
+  CHECK(high.risk_score == before);
+  CHECK(high.strong_sign == std::optional<std::size_t>(1));
+  for (bool context : {true, false}) {
+    Finding f = strong;
+    if (context) {
+      f.requires_context = true;
+    } else {
+      f.strength = 0.5;  // e.g. inside a quoted reply
+    }
+    Score t = scorer().score({f});
+    scorer().apply_floor({f}, t);
+    CHECK(t.verdict == Verdict::kSafe);
+  }
+  // Without a severity of its own a finding sets no floor.
+  Score plain = scorer().score({finding("credential_request", 5)});
+  scorer().apply_floor({finding("credential_request", 5)}, plain);
+  CHECK(plain.verdict == Verdict::kSafe);
+}
+
+TEST_CASE("bad severity_floors values are refused with a message") {
+  CHECK(load_changed("\"high\": 30", "\"high\": 30").ok());
+  for (std::string_view bad : {"\"high\": 101", "\"high\": \"30\"", "\"severe\": 30"}) {
+    CAPTURE(bad);
+    const scamcheck::Status s = load_changed("\"high\": 30", bad);
+    CHECK(s.code() == scamcheck::StatusCode::kInvalidArgument);
+    CHECK(s.message().find("severity_floors") != std::string::npos);
+  }
+}
