@@ -31,7 +31,12 @@ TEST_CASE("glossary and catalogs load and agree") {
   }
   CHECK((*texts)->catalog("de-AT").locale == "de");
   CHECK((*texts)->catalog("de_CH").locale == "de");
-  CHECK((*texts)->catalog("fr").locale == "en");
+  for (const char* locale : {"fr", "es", "it", "nl", "pt"}) {
+    CHECK(std::find(locales.begin(), locales.end(), locale) != locales.end());
+  }
+  CHECK((*texts)->catalog("fr-CA").locale == "fr");
+  CHECK((*texts)->catalog("pt-BR").locale == "pt");
+  CHECK((*texts)->catalog("pl").locale == "en");
   CHECK((*texts)->catalog("").locale == "en");
   CHECK((*texts)->catalog("de").risk_text[2] == "Gefährlich");
   CHECK((*texts)->catalog("en").risk_text[0] == "Looks safe");
