@@ -173,8 +173,8 @@ int run(int argc, char** argv) {
                  "images and documents are recognised by their first bytes")
       ->type_name("K");
   app.add_option("--locale,-l", flags.locale,
-                 "Language of the explanations, a BCP 47 tag (de-AT falls back to de, "
-                 "unknown tags to en; default en)")
+                 "Language of the explanations, a BCP 47 tag: en, de, fr, es, it, nl or pt "
+                 "(pt-BR falls back to pt, unknown tags to en; default en)")
       ->type_name("L");
   app.add_option("--format,-f", flags.format,
                  "json (default; indented when stdout is a terminal) or text (a readable "

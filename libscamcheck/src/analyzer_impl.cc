@@ -42,9 +42,7 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   if (!texts.ok()) return texts.status();
   a->texts_ = std::move(texts).value();
 
-  auto rules_json = data.read("rules/text.json");
-  if (!rules_json.ok()) return rules_json.status();
-  auto rules = RuleSet::compile(*rules_json, data.describe("rules/text.json"), known_key);
+  auto rules = RuleSet::load(data, known_key);
   if (!rules.ok()) return rules.status();
   a->text_rules_ = std::move(rules).value();
 

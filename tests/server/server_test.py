@@ -328,6 +328,14 @@ class Scan(unittest.TestCase, ProblemMixin):
         _, _, _, r = SERVER.request("POST", "/api/v1/scan", {"content": SMS}, token=self.token,
                                     headers={"Accept-Language": "de-DE;q=0.9, fr;q=0.1"})
         self.assertEqual(r["locale"], "de")
+        # The report's language follows the library's catalogs, with fallback.
+        for header, body_locale, used in (("pt-BR,pt;q=0.9,en;q=0.5", None, "pt"),
+                                          ("de", "fr-CA", "fr"), ("pl-PL", None, "en")):
+            payload = {"content": SMS} if body_locale is None else {"content": SMS,
+                                                                    "locale": body_locale}
+            _, _, _, r = SERVER.request("POST", "/api/v1/scan", payload, token=self.token,
+                                        headers={"Accept-Language": header})
+            self.assertEqual(r["locale"], used, header)
 
     def test_base64_email(self):
         email = (b"From: PayPal <service@paypa1-secure.example.top>\r\nTo: you@example.com\r\n"

@@ -5,6 +5,7 @@
 #include <unicode/uspoof.h>
 #include <unicode/utf8.h>
 
+#include <algorithm>
 #include <bitset>
 #include <cstdint>
 #include <functional>
@@ -285,7 +286,9 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
                               Findings& out) const;
   void check_confusable(std::string_view text, const WordInfo& w, Counts& counts,
                         Findings& out) const;
-  bool matches_brand_key(std::string_view word, bool non_ascii) const;
+  // `plain_letters`: the word has no ASCII digit and no other character than
+  // ASCII, so only a brand written without digits can be its original.
+  bool matches_brand_key(std::string_view word, bool non_ascii, bool plain_letters) const;
   bool is_brand_written_normally(std::string_view word, bool non_ascii) const;
 
   static constexpr std::size_t kFilterBits = 4096;
@@ -301,15 +304,21 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
     return !key.empty() && key_filter_.test(filter_slot(key)) &&
            brand_keys_.find(key) != brand_keys_.end();
   }
-  void add_brand_key(std::string_view key) {
+  void add_brand_key(std::string_view key, bool has_digits) {
     if (key.empty()) return;
     key_filter_.set(filter_slot(key));
     brand_keys_.emplace(key);
+    if (!has_digits) letter_brand_keys_.emplace(key);
   }
 
   ConfusableKeys keys_;
   std::bitset<kFilterBits> key_filter_;
-  StringSet brand_keys_;    // confusable keys of the brands
+  StringSet brand_keys_;  // confusable keys of the brands
+  // Keys of the brands written without ASCII digits: a word of plain
+  // letters only imitates these. The trick puts digits in ("Amaz0n"); it
+  // does not take a brand's digits out, and the other way round ordinary
+  // words match ("lundi", French for Monday, folds like "1und1").
+  StringSet letter_brand_keys_;
   StringSet normal_names_;  // NFKC_Casefold forms of the brands
   bool has_non_ascii_brand_keys_ = false;
   bool has_joined_brands_ = false;  // a brand like "t-mobile" or "at&t"
@@ -337,12 +346,14 @@ bool UnicodeCheckerImpl::add_brand(std::string_view brand) {
   }
   if (code_points < kMinBrandCodePoints) return false;
 
+  const bool has_digits =
+      std::any_of(normal.begin(), normal.end(), [](char c) { return c >= '0' && c <= '9'; });
   ConfusableKeyBuffer key;
   if (keys_.key_fast(normal, key)) {
-    add_brand_key(key.view());
+    add_brand_key(key.view(), has_digits);
   } else if (std::string slow = keys_.key_icu(normal); !slow.empty()) {
     has_non_ascii_brand_keys_ = true;
-    add_brand_key(slow);
+    add_brand_key(slow, has_digits);
   }
   has_joined_brands_ = has_joined_brands_ || joined;
   if (code_points > max_brand_code_points_) max_brand_code_points_ = code_points;
@@ -678,9 +689,13 @@ void UnicodeCheckerImpl::check_phonetic_letters(std::string_view text, const Wor
   ++counts.mixed;
 }
 
-bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii) const {
+bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii,
+                                           bool plain_letters) const {
   ConfusableKeyBuffer key;
-  if (keys_.key_fast(word, key)) return may_be_brand_key(key.view());
+  if (keys_.key_fast(word, key)) {
+    if (!may_be_brand_key(key.view())) return false;
+    return !plain_letters || letter_brand_keys_.find(key.view()) != letter_brand_keys_.end();
+  }
   if (!non_ascii || !has_non_ascii_brand_keys_) return false;
   return may_be_brand_key(keys_.key_icu(word));
 }
@@ -711,7 +726,9 @@ void UnicodeCheckerImpl::check_confusable(std::string_view text, const WordInfo&
   if (w.digits > 0 && (w.digits >= w.letters || w.hex_only)) return;
   std::string_view word = text.substr(w.start, w.end - w.start);
   // The fold reads "1" and "i" as "l" too: "M1crosoft", "lKEA".
-  if (!matches_brand_key(word, w.non_ascii) || is_brand_written_normally(word, w.non_ascii)) {
+  const bool plain_letters = w.digits == 0 && !w.non_ascii;
+  if (!matches_brand_key(word, w.non_ascii, plain_letters) ||
+      is_brand_written_normally(word, w.non_ascii)) {
     return;
   }
   out.push_back(Finding::at("confusable_word", w.start, w.end));

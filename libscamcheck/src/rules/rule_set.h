@@ -1,5 +1,6 @@
-// Text rules (data/rules/<target>.json) compiled into RE2::Sets: one pass
-// per set over the normalized text finds every matching rule; then only the
+// Text rules (data/rules/*.json: text.json, one <lang>.json per further
+// language) compiled into RE2::Sets: one pass per set over the normalized
+// text finds every matching rule; then only the
 // matched rules run their own RE2 to locate the evidence.
 //
 // Why a few sets, not one: a set's DFA state is the combination of every
@@ -21,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "data/data_source.h"
 #include "detect/finding.h"
 #include "normalize/normalize.h"
 #include "scamcheck/status.h"
@@ -38,9 +40,26 @@ struct Rule {
   std::vector<std::string> no_match_examples;
 };
 
+// One rule file: its name (for messages) and its JSON text.
+struct RuleFile {
+  std::string name;
+  std::string json;
+};
+
 class RuleSet {
  public:
-  // Parses and compiles a rule file. `known_key` says whether a glossary key
+  // Every rule file of the data pack (rules/*.json, sorted by name: text.json
+  // for every language, <lang>.json for one language each) compiled into one
+  // set. Ids must be unique across the files.
+  static Result<std::unique_ptr<RuleSet>> load(
+      const DataSource& data, const std::function<bool(std::string_view)>& known_key);
+
+  // Rule files compiled into one set, rules in file order. Every problem of
+  // every file is reported at once.
+  static Result<std::unique_ptr<RuleSet>> compile(
+      const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key);
+
+  // Parses and compiles one rule file. `known_key` says whether a glossary key
   // exists. Every problem (bad JSON, bad pattern, unknown key, duplicate id)
   // is reported at once, each with the file and rule id.
   static Result<std::unique_ptr<RuleSet>> compile(

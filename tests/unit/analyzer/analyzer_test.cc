@@ -73,17 +73,26 @@ TEST_CASE("a scam gets a warning with evidence, localized with fallback") {
   const std::string text =
       "Your account has been suspended. Confirm your password within 24 hours at "
       "http://paypal.com.secure-login.top/verify or it will be closed.";
-  for (const char* locale : {"en", "de-AT", "fr"}) {
+  // Like Accept-Language: exact tag, then its language, then en.
+  const std::pair<const char*, const char*> locales[] = {
+      {"en", "en"}, {"de-AT", "de"}, {"fr-CA", "fr"}, {"pt-BR", "pt"}, {"es_MX", "es"},
+      {"it", "it"}, {"NL-be", "nl"}, {"zz", "en"},    {"", "en"}};
+  for (const auto& [locale, used] : locales) {
+    INFO(locale);
     auto r = analyzer().analyze(text, Kind::kText, locale);
     REQUIRE(r.ok());
     CHECK(r->verdict == Verdict::kDanger);
-    CHECK(r->locale == (std::string(locale) == "de-AT" ? "de" : "en"));
+    CHECK(r->locale == used);
     CHECK(r->signals.size() >= 2);
     CHECK(r->actions.size() >= 1);
     CHECK(r->actions.size() <= 4);
     CHECK(r->urls.size() == 1);
     check_spans(*r, text);
   }
+  auto fr = analyzer().analyze(text, Kind::kText, "fr-CA");
+  REQUIRE(fr.ok());
+  CHECK(fr->risk_text == "Dangereux");
+  CHECK(fr->summary_plain.find("arnaque") != std::string::npos);
 }
 
 TEST_CASE("urls: scheme optional, surrounding whitespace ignored") {

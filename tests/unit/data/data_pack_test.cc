@@ -31,7 +31,12 @@ TEST_CASE("glossary and catalogs load and agree") {
   }
   CHECK((*texts)->catalog("de-AT").locale == "de");
   CHECK((*texts)->catalog("de_CH").locale == "de");
-  CHECK((*texts)->catalog("fr").locale == "en");
+  for (const char* locale : {"fr", "es", "it", "nl", "pt"}) {
+    CHECK(std::find(locales.begin(), locales.end(), locale) != locales.end());
+  }
+  CHECK((*texts)->catalog("fr-CA").locale == "fr");
+  CHECK((*texts)->catalog("pt-BR").locale == "pt");
+  CHECK((*texts)->catalog("pl").locale == "en");
   CHECK((*texts)->catalog("").locale == "en");
   CHECK((*texts)->catalog("de").risk_text[2] == "Gefährlich");
   CHECK((*texts)->catalog("en").risk_text[0] == "Looks safe");
@@ -40,10 +45,9 @@ TEST_CASE("glossary and catalogs load and agree") {
 TEST_CASE("every text rule compiles, uses a glossary key and passes its examples") {
   auto texts = Texts::load(pack());
   REQUIRE(texts.ok());
-  auto json = pack().read("rules/text.json");
-  REQUIRE(json.ok());
-  auto rules = RuleSet::compile(*json, "rules/text.json",
-                                [&](std::string_view k) { return (*texts)->find(k) != nullptr; });
+  // Every rules/*.json at once: ids are unique across the files.
+  auto rules =
+      RuleSet::load(pack(), [&](std::string_view k) { return (*texts)->find(k) != nullptr; });
   REQUIRE_MESSAGE(rules.ok(), rules.status().to_string());
   for (const Rule& rule : (*rules)->rules()) {
     INFO("rule " << rule.id);
@@ -78,4 +82,17 @@ TEST_CASE("the embedded pack is the shipped data directory") {
     CHECK(*a == *b);
   }
   CHECK_FALSE(embedded.read("no/such/file").ok());
+  // Every rule file and every catalog is embedded.
+  for (const char* dir : {"rules", "locales"}) {
+    INFO(dir);
+    auto a = embedded.list(dir);
+    auto b = pack().list(dir);
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    CHECK(*a == *b);
+    for (const std::string& path : *b) {
+      INFO(path);
+      CHECK(*embedded.read(path) == *pack().read(path));
+    }
+  }
 }

@@ -1,6 +1,10 @@
 #include "rules/rule_set.h"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 using namespace scamcheck::internal;
 
@@ -59,4 +63,44 @@ TEST_CASE("no match is not an error") {
   Findings out;
   CHECK((*set)->match(NormalizedText("hello"), out).ok());
   CHECK(out.empty());
+}
+
+TEST_CASE("rule files compile into one set; ids must be unique across files") {
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "credential_request", "pattern": "your password"}]})json"};
+  const RuleFile fr{"fr.json", R"json({"version": 1, "rules": [
+    {"id": "fr.a", "key": "credential_request", "pattern": "votre mot de passe"}]})json"};
+  auto set = RuleSet::compile({text, fr}, any_key);
+  REQUIRE(set.ok());
+  REQUIRE((*set)->rules().size() == 2);
+  CHECK((*set)->rules()[0].id == "en.a");
+  CHECK((*set)->rules()[1].id == "fr.a");
+  Findings out;
+  REQUIRE((*set)->match(NormalizedText("Entrez votre mot de passe ici"), out).ok());
+  CHECK(out.size() == 1);
+
+  const RuleFile clash{"nl.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "credential_request", "pattern": "uw wachtwoord"}]})json"};
+  auto bad = RuleSet::compile({text, clash}, any_key);
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("nl.json rule 'en.a': duplicate id") != std::string::npos);
+}
+
+TEST_CASE("load reads every rules/*.json of a data directory, sorted by name") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("rule_set_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "rules");
+  auto write = [&](const char* name, const char* json) {
+    std::ofstream(dir / "rules" / name) << json;
+  };
+  write("text.json",
+        R"json({"version":1,"rules":[{"id":"en.x","key":"k","pattern":"alpha"}]})json");
+  write("es.json", R"json({"version":1,"rules":[{"id":"es.x","key":"k","pattern":"beta"}]})json");
+  write("README.txt", "not a rule file");
+  auto set = RuleSet::load(DataSource(dir.string()), any_key);
+  std::filesystem::remove_all(dir);
+  REQUIRE_MESSAGE(set.ok(), set.status().to_string());
+  REQUIRE((*set)->rules().size() == 2);
+  CHECK((*set)->rules()[0].id == "es.x");
+  CHECK((*set)->rules()[1].id == "en.x");
 }
