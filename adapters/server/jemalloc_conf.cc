@@ -5,5 +5,5 @@
 // RSS drops once idle OCR engines are ended.
 extern "C" {
 // NOLINTNEXTLINE: the name and type are jemalloc's interface.
-const char* malloc_conf = "background_thread:true";
+__attribute__((visibility("default"))) const char* malloc_conf = "background_thread:true";
 }
