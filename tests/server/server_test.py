@@ -188,12 +188,16 @@ class PublicRoutes(unittest.TestCase, ProblemMixin):
     def test_jemalloc_purges_in_the_background(self):
         # Linked with jemalloc, the server asks it (malloc_conf) for background
         # purging, so freed memory (ended OCR engines) leaves an idle server.
-        maps = open(f"/proc/{SERVER.proc.pid}/maps").read()
+        with open(f"/proc/{SERVER.proc.pid}/maps") as f:
+            maps = f.read()
         if "libjemalloc" not in maps:
             self.assertFalse(os.environ.get("CI"), "CI: scamcheckd must link jemalloc")
             self.skipTest("scamcheckd is not linked with jemalloc (libjemalloc-dev)")
         task = f"/proc/{SERVER.proc.pid}/task"
-        names = [open(os.path.join(task, t, "comm")).read().strip() for t in os.listdir(task)]
+        names = []
+        for t in os.listdir(task):
+            with open(os.path.join(task, t, "comm")) as f:
+                names.append(f.read().strip())
         self.assertIn("jemalloc_bg_thd", names)
 
     def test_openapi_document(self):
