@@ -9,8 +9,10 @@
 # minus that of a run over one line (start-up), divided by the analyses.
 # Writes a Markdown table, the data file and a gnuplot PNG.
 #
-# Usage: benchmarks/cost_growth.sh [--build DIR] [--repeat N] [--out-dir DIR] [--name STEM]
+# Usage: benchmarks/cost_growth.sh [--build DIR] [--base DIR] [--repeat N] [--out-dir DIR]
+#                                   [--name STEM]
 #   --build DIR    build directory holding adapters/cli/scamcheck (default: build)
+#   --base DIR     a baseline build measured beside it, size by size (plotted dashed)
 #   --repeat N     analyses per size at least (default 20)
 #   --out-dir DIR  where STEM.md, STEM.dat and STEM.png go (default benchmarks/results)
 #   --name STEM    file stem (default <date>-<commit>-cost-growth)
@@ -19,21 +21,28 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/.." && pwd)
 build="$repo/build"
+base_build=
 repeat=20
 out_dir="$here/results"
 name="$(date -u +%F)-$(git -C "$repo" rev-parse --short HEAD)-cost-growth"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift 2 ;;
+    --base) base_build=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --out-dir) out_dir=$2; shift 2 ;;
     --name) name=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cost_growth.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
 done
 cli="$build/adapters/cli/scamcheck"
 [[ -x $cli ]] || { echo "cost_growth.sh: $cli not found" >&2; exit 66; }
+base_cli=
+if [[ -n $base_build ]]; then
+  base_cli="$base_build/adapters/cli/scamcheck"
+  [[ -x $base_cli ]] || { echo "cost_growth.sh: $base_cli not found" >&2; exit 66; }
+fi
 command -v gnuplot > /dev/null || { echo "cost_growth.sh: gnuplot not installed" >&2; exit 69; }
 
 work=$(mktemp -d)
@@ -115,10 +124,10 @@ EOF
 
 # CPU time (user + system) of the CLI, which a busy machine disturbs less
 # than wall time; the run over one line (start-up) is subtracted.
-python3 - "$cli" "$work" << 'EOF'
+python3 - "$work" "$cli" $base_cli << 'EOF'
 import os, resource, subprocess, sys
-cli, work = sys.argv[1:3]
-def cpu(path):
+work, clis = sys.argv[1], sys.argv[2:]
+def cpu(cli, path):
     best = None
     for _ in range(3):  # the least disturbed of three runs
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -132,13 +141,15 @@ def cpu(path):
 with open(os.path.join(work, "sizes.txt")) as index, open(os.path.join(work, "data.dat"), "w") as out:
     for line in index:
         kind, size, path, lines = line.split()
-        full, one = cpu(path), cpu(path + ".one")
-        ms = max(0.0, (full - one) / (int(lines) - 1) * 1000)
-        print(kind, size, f"{ms:.3f}", lines, file=out)
+        row = [kind, size, lines]
+        for cli in clis:  # the builds one after the other, size by size
+            full, one = cpu(cli, path), cpu(cli, path + ".one")
+            row.append(f"{max(0.0, (full - one) / (int(lines) - 1) * 1000):.3f}")
+        print(*row, file=out)
 EOF
 rows=()
-while read -r kind size ms lines; do
-  rows+=("| $kind | $size | $lines | $ms |")
+while read -r kind size lines ms base_ms; do
+  rows+=("| $kind | $size | $lines | $ms |${base_cli:+ $base_ms |}")
 done < "$work/data.dat"
 
 mkdir -p "$out_dir"
@@ -152,22 +163,28 @@ set ylabel "ms CPU per analysis"
 set logscale xy
 set key top left
 set grid
-plot "< grep '^text ' $out_dir/$name.dat" using 2:3 with linespoints title "text", \
-     "< grep '^email ' $out_dir/$name.dat" using 2:3 with linespoints title "e-mail", \
-     "< grep '^document ' $out_dir/$name.dat" using 2:3 with linespoints title "DOCX document", \
-     50 with lines dashtype 2 title "50 ms"
+plot "< grep '^text ' $out_dir/$name.dat" using 2:4 with linespoints lc 1 title "text", \
+     "< grep '^email ' $out_dir/$name.dat" using 2:4 with linespoints lc 2 title "e-mail", \
+     "< grep '^document ' $out_dir/$name.dat" using 2:4 with linespoints lc 3 title "DOCX document", \
+     $( [[ -n $base_cli ]] && echo "\"< grep '^text ' $out_dir/$name.dat\" using 2:5 with linespoints dashtype 3 lc 1 title \"text (baseline)\", \"< grep '^email ' $out_dir/$name.dat\" using 2:5 with linespoints dashtype 3 lc 2 title \"e-mail (baseline)\", \"< grep '^document ' $out_dir/$name.dat\" using 2:5 with linespoints dashtype 3 lc 3 title \"DOCX (baseline)\"," ) \
+     50 with lines dashtype 2 lc 7 title "50 ms"
 EOF
 {
   echo "# analyze() time against input size"
   echo
   echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "- commit: $(git -C "$repo" rev-parse --short HEAD)"
-  echo "- binary: $cli"
+  echo "- binary: $cli${base_cli:+; baseline: $base_cli}"
   echo "- machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "- command: benchmarks/cost_growth.sh --repeat $repeat"
+  echo "- command: benchmarks/cost_growth.sh --repeat $repeat${base_cli:+ --base BASE}"
   echo "- plot: [$name.png]($name.png)"
   echo
-  echo "| kind | input bytes | analyses | ms CPU per analysis |"
-  echo "|---|---:|---:|---:|"
+  if [[ -n $base_cli ]]; then
+    echo "| kind | input bytes | analyses | ms CPU per analysis | baseline ms |"
+    echo "|---|---:|---:|---:|---:|"
+  else
+    echo "| kind | input bytes | analyses | ms CPU per analysis |"
+    echo "|---|---:|---:|---:|"
+  fi
   printf '%s\n' "${rows[@]}"
 } | tee "$out_dir/$name.md"
