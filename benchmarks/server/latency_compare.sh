@@ -118,7 +118,7 @@ errs() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr '\n' ' '; }
 
 rows=()
 case_run() {  # LABEL CONNECTIONS SCRIPT
-  local label=$1 c=$2 script=$3 t name r f
+  local label=$1 c=$2 script=$3 t name r f all
   t=$((c < 2 ? 1 : 2))
   declare -A best
   for name in base new; do : > "$work/$name.runs"; done
@@ -127,12 +127,13 @@ case_run() {  # LABEL CONNECTIONS SCRIPT
       f="$work/$name-$c-$r.txt"
       SCAMCHECK_TOKEN=${token[$name]} wrk -t"$t" -c"$c" -d"${duration}s" --latency -s "$script" \
         "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$f"
-      echo "$(rps "$f") $f" >> "$work/$name.runs"
+      echo "$(rps "$f") $f $(ms "$f" 99)" >> "$work/$name.runs"
     done
   done
   for name in base new; do
     f=$(sort -n "$work/$name.runs" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }')
-    rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $(errs "$f") |")
+    all=$(awk '{ printf "%s%s/%s", (NR > 1 ? ", " : ""), $1, $3 }' "$work/$name.runs")
+    rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $all | $(errs "$f") |")
   done
 }
 case_run "SMS, 1 connection" 1 "$here/scan.lua"
@@ -154,8 +155,8 @@ report=$(
 
 Idle RSS right after start, before any scan: base $rss_base MB, new $rss_new MB.
 
-| case | binary | requests/s | p50 ms | p99 ms | errors |
-|---|---|---:|---:|---:|---|
+| case | binary | requests/s | p50 ms | p99 ms | every run: requests/s / p99 ms | errors |
+|---|---|---:|---:|---:|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT
 )
