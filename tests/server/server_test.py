@@ -185,6 +185,21 @@ class PublicRoutes(unittest.TestCase, ProblemMixin):
         self.assertIn(body["checks"]["ai_provider"], ("ok", "unavailable", "disabled"))
         self.assertRegex(headers["x-request-id"], ULID)
 
+    def test_jemalloc_purges_in_the_background(self):
+        # Linked with jemalloc, the server asks it (malloc_conf) for background
+        # purging, so freed memory (ended OCR engines) leaves an idle server.
+        with open(f"/proc/{SERVER.proc.pid}/maps") as f:
+            maps = f.read()
+        if "libjemalloc" not in maps:
+            self.assertFalse(os.environ.get("CI"), "CI: scamcheckd must link jemalloc")
+            self.skipTest("scamcheckd is not linked with jemalloc (libjemalloc-dev)")
+        task = f"/proc/{SERVER.proc.pid}/task"
+        names = []
+        for t in os.listdir(task):
+            with open(os.path.join(task, t, "comm")) as f:
+                names.append(f.read().strip())
+        self.assertIn("jemalloc_bg_thd", names)
+
     def test_openapi_document(self):
         code, _, _, doc = SERVER.request("GET", "/docs/api")
         self.assertEqual(code, 200)

@@ -57,7 +57,9 @@ struct Options {
   // Most OCR engines alive at once (default 0 = one per hardware thread).
   // Each engine is initialised once, on first need, and reused; an OCR call
   // waits for a free engine, so at most this many recognitions run at a
-  // time. Each engine holds roughly 50-100 MB while it works.
+  // time. Each engine holds roughly 50-100 MB while it works; engines
+  // unused for a minute are ended (their memory freed) and loaded again by
+  // the next recognition.
   unsigned ocr_engines = 0;
 
   // Most pixels (width x height) of an image, or of a rendered PDF page,

@@ -5,6 +5,7 @@
 #define SCAMCHECK_DECODE_MIME_H_
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,8 @@
 #include "scamcheck/status.h"
 
 namespace scamcheck::internal {
+
+struct VisibleText;  // email/email_checks.h
 
 struct EmailHeader {
   std::string name;    // as written, e.g. "From", "Reply-To"
@@ -39,6 +42,10 @@ struct EmailPart {
   // "attachment:<filename>#2" (same name twice), "attachment:part<N>" (no
   // filename; N = 1-based index in ParsedEmail::parts).
   std::string location;
+  // kHtml: the text the part shows a reader, kept by the first HTML check of
+  // an analysis (the detector's) so that the model's features do not parse
+  // the same HTML again; null until then.
+  mutable std::shared_ptr<const VisibleText> visible;
 };
 
 struct ParsedEmail {

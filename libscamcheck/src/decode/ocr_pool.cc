@@ -1,6 +1,7 @@
 #include "decode/ocr_pool.h"
 
 #include <leptonica/allheaders.h>
+#include <malloc.h>
 #include <sys/stat.h>
 #include <tesseract/baseapi.h>
 #include <tesseract/ocrclass.h>
@@ -29,10 +30,12 @@ void OcrPool::EngineDeleter::operator()(tesseract::TessBaseAPI* api) const {
   delete api;
 }
 
-OcrPool::OcrPool(std::string tessdata_dir, std::string languages, std::size_t size)
+OcrPool::OcrPool(std::string tessdata_dir, std::string languages, std::size_t size,
+                 std::chrono::milliseconds idle_release)
     : tessdata_dir_(std::move(tessdata_dir)),
       languages_(std::move(languages)),
-      size_(size ? size : std::max(1u, std::thread::hardware_concurrency())) {
+      size_(size ? size : std::max(1u, std::thread::hardware_concurrency())),
+      idle_release_(idle_release) {
   // Tesseract keeps the dictionaries of every engine in a process-wide
   // cache, a function-local static made on first use. Making it now, before
   // the Analyzer that owns this pool is complete, means a static Analyzer
@@ -59,6 +62,12 @@ OcrPool::OcrPool(std::string tessdata_dir, std::string languages, std::size_t si
 }
 
 OcrPool::~OcrPool() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  reaper_wake_.notify_all();
+  if (reaper_.joinable()) reaper_.join();
   idle_.clear();  // ends every engine (none is lent: the Analyzer is going)
   // The dictionaries the ended engines shared stay cached otherwise.
   tesseract::TessBaseAPI::ClearPersistentCache();
@@ -95,6 +104,7 @@ Result<OcrPool::Engine> OcrPool::checkout(const DecodeLimits& limits) {
     return e;
   }
   ++created_;
+  if (!reaper_.joinable()) reaper_ = std::thread([this] { release_idle_engines(); });
   lock.unlock();
   Result<Engine> engine = new_engine();  // loads the models: slow, unlocked
   if (!engine.ok()) {
@@ -109,8 +119,44 @@ void OcrPool::give_back(Engine engine) {
   {
     std::lock_guard lock(mu_);
     idle_.push_back(std::move(engine));
+    last_used_ = std::chrono::steady_clock::now();
   }
   freed_.notify_one();
+  reaper_wake_.notify_one();
+}
+
+std::size_t OcrPool::engines_alive() {
+  std::lock_guard lock(mu_);
+  return created_;
+}
+
+void OcrPool::release_idle_engines() {
+  std::unique_lock lock(mu_);
+  while (!stopping_) {
+    if (idle_.empty()) {  // nothing to end until an engine comes back
+      reaper_wake_.wait(lock);
+      continue;
+    }
+    const auto due = last_used_ + idle_release_;
+    if (std::chrono::steady_clock::now() < due) {
+      reaper_wake_.wait_until(lock, due);
+      continue;
+    }
+    // No recognition for idle_release: end the idle engines (a lent one
+    // comes back later with a fresh last_used_).
+    std::vector<Engine> ended = std::move(idle_);
+    idle_.clear();
+    created_ -= ended.size();
+    freed_.notify_all();  // room for new engines
+    lock.unlock();
+    ended.clear();  // End() each, unlocked: recognitions go on meanwhile
+    // The dictionaries no engine uses any more, and the freed heap.
+    tesseract::TessBaseAPI::ClearPersistentCache();
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
+    lock.lock();
+  }
 }
 
 Result<std::string> OcrPool::recognize(Pix* image, const DecodeLimits& limits) {

@@ -1,6 +1,7 @@
 #include "email/email_detector.h"
 
 #include <algorithm>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -73,12 +74,14 @@ Result<std::unique_ptr<EmailDetector>> EmailDetector::load(
   return d;
 }
 
-std::string EmailDetector::detect_html(const EmailPart& part, std::string_view sender_site,
-                                       const TextStage& text, Findings& findings,
-                                       Report& report) const {
-  VisibleText visible;
+std::string_view EmailDetector::detect_html(const EmailPart& part, std::string_view sender_site,
+                                            const TextStage& text, Findings& findings,
+                                            Report& report) const {
+  auto shown = std::make_shared<VisibleText>();
   html_->check(part.text, part.location, sender_site, mail_->sender_site_strength(), findings,
-               visible);
+               *shown);
+  part.visible = shown;  // for the model's features
+  const VisibleText& visible = *shown;
   // The text stages read what a person sees; their spans map back to the
   // HTML source, which is what evidence of location body:html quotes.
   const std::size_t first = findings.size();
@@ -104,7 +107,7 @@ std::string EmailDetector::detect_html(const EmailPart& part, std::string_view s
     text.detect_link(part.text, link, sender_site, findings, report);
     for (std::size_t i = before; i < findings.size(); ++i) findings[i].location = part.location;
   }
-  return std::move(visible.text);
+  return visible.text;
 }
 
 Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Findings& findings,
@@ -121,7 +124,7 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
   std::size_t quoted_lines = 0;
   // How much text the mail shows (non-space bytes), for its shape.
   std::size_t html_parts = 0, html_chars = 0, text_chars = 0;
-  std::vector<std::string> html_texts;  // what each HTML part shows
+  std::vector<std::string_view> html_texts;  // what each HTML part shows (part.visible)
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
       text_chars += count_non_space(part.text);
@@ -141,9 +144,9 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
         }
       }
     } else if (part.type == EmailPart::Type::kHtml) {
-      std::string shown = detect_html(part, sender_site, text, findings, report);
+      const std::string_view shown = detect_html(part, sender_site, text, findings, report);
       html_chars += count_non_space(shown);
-      html_texts.push_back(std::move(shown));
+      html_texts.push_back(shown);
       ++html_parts;
     }
   }

@@ -40,9 +40,9 @@ class EmailDetector {
  private:
   EmailDetector() = default;
 
-  // Returns the text the part shows a reader.
-  std::string detect_html(const EmailPart& part, std::string_view sender_site,
-                          const TextStage& text, Findings& findings, Report& report) const;
+  // Returns the text the part shows a reader (kept in part.visible).
+  std::string_view detect_html(const EmailPart& part, std::string_view sender_site,
+                               const TextStage& text, Findings& findings, Report& report) const;
 
   std::unique_ptr<HeaderChecker> headers_;
   std::unique_ptr<HtmlChecker> html_;

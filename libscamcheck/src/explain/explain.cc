@@ -1,6 +1,10 @@
 #include "explain/explain.h"
 
 #include <algorithm>
+#include <set>
+#include <string_view>
+#include <tuple>
+#include <unordered_set>
 
 namespace scamcheck::internal {
 namespace {
@@ -30,21 +34,19 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
 
   std::vector<std::string> reasons;
   std::vector<std::string> action_ids;
+  std::set<std::tuple<std::string_view, std::size_t, std::size_t, std::string_view>> emitted;
+  std::unordered_set<std::string_view> keys;  // keys with a signal so far
   for (std::size_t i : score.ranked) {
     const Finding& f = findings[i];
     const GlossaryEntry* entry = texts.find(f.key);
     const std::string_view source = text_of(f.location);
     if (!entry || f.end <= f.start || f.end > source.size()) continue;  // no evidence, no signal
-    // One signal per key and evidence span.
-    bool duplicate =
-        std::any_of(report.signals.begin(), report.signals.end(), [&](const Signal& s) {
-          return s.key == f.key && s.span.start == f.start && s.span.end == f.end &&
-                 s.location == f.location;
-        });
-    if (duplicate) continue;
+    // One signal per key and evidence span. Looked up in sets, not by
+    // scanning the signals so far: a document with thousands of links has
+    // thousands of signals.
+    if (!emitted.emplace(f.key, f.start, f.end, f.location).second) continue;
     const SignalTexts& t = entry->texts.at(catalog.locale);
-    bool first_of_key = std::none_of(report.signals.begin(), report.signals.end(),
-                                     [&](const Signal& s) { return s.key == f.key; });
+    const bool first_of_key = keys.insert(f.key).second;
     Signal s;
     s.key = f.key;
     s.severity = f.severity.value_or(entry->default_severity);

@@ -17,7 +17,7 @@ namespace scamcheck::internal {
 // the text its span indexes.
 using TextOf = std::function<std::string_view(std::string_view location)>;
 
-// Fills report.signals, summary_plain, actions, risk_text and locale. A
+// Fills report.signals (empty before), summary_plain, actions, risk_text and locale. A
 // finding whose span does not fit the text of its location is dropped: no
 // evidence, no signal.
 void explain(const Texts& texts, const Findings& findings, const Score& score,

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -270,9 +271,15 @@ void add_email_parts(const ParsedEmail& email, const HtmlChecker& html, FeatureS
     if (part.type == EmailPart::Type::kText) {
       add_prose(part.text, out.add_location(part.location), out);
     } else if (part.type == EmailPart::Type::kHtml) {
-      VisibleText visible;
-      Findings ignored;
-      html.check(part.text, part.location, ignored, visible);
+      // What the detector's HTML check found the part to show, else parsed here.
+      std::shared_ptr<const VisibleText> shown = part.visible;
+      if (!shown) {
+        auto parsed = std::make_shared<VisibleText>();
+        Findings ignored;
+        html.check(part.text, part.location, ignored, *parsed);
+        shown = std::move(parsed);
+      }
+      const VisibleText& visible = *shown;
       const std::int32_t field = out.add_location(part.location);
       if (!visible.text.empty()) {
         add_prose(visible.text, field, out,

@@ -2,34 +2,50 @@
 
 #include <utf8proc.h>
 
+#include <array>
 #include <chrono>
 #include <ctime>
 #include <random>
 
 namespace scamcheck::internal {
 
+namespace {
+
+// ASCII letters and digits: the word characters of most mail.
+constexpr std::array<bool, 128> kAsciiWord = [] {
+  std::array<bool, 128> t{};
+  for (int c = '0'; c <= '9'; ++c) t[static_cast<std::size_t>(c)] = true;
+  for (int c = 'a'; c <= 'z'; ++c) {
+    t[static_cast<std::size_t>(c)] = true;
+    t[static_cast<std::size_t>(c - 'a' + 'A')] = true;
+  }
+  return t;
+}();
+
+}  // namespace
+
 std::int64_t count_word_runs(std::string_view text) {
   const auto* s = reinterpret_cast<const utf8proc_uint8_t*>(text.data());
-  auto remaining = static_cast<utf8proc_ssize_t>(text.size());
+  const auto* const end = s + text.size();
   std::int64_t runs = 0;
   bool in_run = false;
-  while (remaining > 0) {
-    bool word;
-    utf8proc_int32_t cp = *s;
-    utf8proc_ssize_t len = 1;
-    if (cp < 0x80) {  // ASCII without the decoder: most mail is
-      word = (cp >= '0' && cp <= '9') || ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z');
-    } else {
-      len = utf8proc_iterate(s, remaining, &cp);
-      if (len <= 0) break;
-      utf8proc_category_t cat = utf8proc_category(cp);
-      word = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
-             (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
+  while (s < end) {
+    if (*s < 0x80) {  // ASCII without the decoder: a table lookup per byte
+      const bool word = kAsciiWord[*s];
+      runs += word && !in_run;
+      in_run = word;
+      ++s;
+      continue;
     }
-    if (word && !in_run) ++runs;
+    utf8proc_int32_t cp;
+    const utf8proc_ssize_t len = utf8proc_iterate(s, end - s, &cp);
+    if (len <= 0) break;
+    const utf8proc_category_t cat = utf8proc_category(cp);
+    const bool word = (cat >= UTF8PROC_CATEGORY_LU && cat <= UTF8PROC_CATEGORY_LO) ||
+                      (cat >= UTF8PROC_CATEGORY_ND && cat <= UTF8PROC_CATEGORY_NO);
+    runs += word && !in_run;
     in_run = word;
     s += len;
-    remaining -= len;
   }
   return runs;
 }

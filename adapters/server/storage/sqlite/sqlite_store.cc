@@ -33,15 +33,10 @@ constexpr int kBusyTimeoutMs = 5000;
 // rarer checkpoints copy a page rewritten by many commits (an index page)
 // once.
 constexpr int kCheckpointPages = 4000;
-// Group commit: a commit of fewer than kBatchTarget writes first waits
-// kBatchWindow for more to arrive (adds at most that to a scan's latency).
-// Fuller commits write each index page once for many reports: at 64
-// connections a 1 ms window cost the writer and checkpointer threads about
-// 6 µs less CPU per scan than 0.25 ms (benchmarks/server/README.md). A lone
-// write waits too: the writer cannot tell whether more are coming, and 1 ms
-// is small beside a network round trip.
-constexpr std::size_t kBatchTarget = 64;
-constexpr std::chrono::microseconds kBatchWindow{1000};
+// Group commit without waiting: the writer commits at once whatever has
+// queued up, one write or many. Writes that arrive while a commit runs form
+// the next one, so under load commits fill by themselves, and a lone write
+// (one connection) is committed without delay.
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
@@ -606,12 +601,6 @@ class SqliteStore final : public Store, public sqlite::Executor {
         queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         writer_waiting_ = false;
         if (queue_.empty()) return;  // stopping, everything written
-        if (queue_.size() < kBatchTarget && !stopping_) {
-          // Let concurrent writes join this commit: fewer, fuller WAL frames.
-          lock.unlock();
-          std::this_thread::sleep_for(kBatchWindow);
-          lock.lock();
-        }
         batch.assign(std::make_move_iterator(queue_.begin()),
                      std::make_move_iterator(queue_.end()));
         queue_.clear();

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Scan latency and throughput of two scamcheckd binaries side by side in one
+# run (a baseline and a candidate), each on its own temporary SQLite file,
+# the runs interleaved so both see the same machine load:
+#   - idle RSS right after start (no scan yet, no image OCRed);
+#   - POST /api/v1/scan of an SMS at 1 connection (latency floor) and at 64;
+#   - POST /api/v1/scan of a ~20 KB e-mail at 16 connections.
+# Prints one Markdown table (requests/s, p50, p99 per binary).
+#
+# Usage: benchmarks/server/latency_compare.sh --base BIN --new BIN
+#            [--duration S] [--rounds N] [--workers N] [--out FILE]
+#   --duration S  seconds per wrk run (default 10)
+#   --rounds N    runs per case and binary, alternating; the median run by
+#                 requests/s is reported (default 1)
+# Needs wrk and python3.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+base=
+new=
+duration=10
+rounds=1
+workers=$(nproc)
+out=
+while (($#)); do
+  case $1 in
+    --base) base=$2; shift 2 ;;
+    --new) new=$2; shift 2 ;;
+    --duration) duration=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --workers) workers=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "unknown argument $1" >&2; exit 64 ;;
+  esac
+done
+command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 69; }
+[[ -x $base && -x $new ]] || { echo "--base and --new must be scamcheckd binaries" >&2; exit 66; }
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null && wait "$p" 2> /dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# A ~20 KB e-mail: a plain-text and an HTML part of an ordinary newsletter.
+python3 - > "$work/email.json" << 'EOF'
+import json
+para = ("Our spring catalogue is out. This week: garden chairs, outdoor lights and "
+        "planters at the usual prices. Opening hours are unchanged, and the shop in "
+        "the high street takes returns within 30 days. ")
+text = "\n\n".join(f"{i}. {para}" for i in range(48))
+html = "".join(f"<p>{i}. {para} <a href=\"https://shop.example.com/c/{i}\">more</a></p>"
+               for i in range(40))
+mail = ("From: Example Shop <news@shop.example.com>\r\nTo: reader@example.org\r\n"
+        "Subject: Spring catalogue\r\nMIME-Version: 1.0\r\n"
+        "Content-Type: multipart/alternative; boundary=\"b1\"\r\n\r\n"
+        "--b1\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + text +
+        "\r\n--b1\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<html><body>" + html +
+        "</body></html>\r\n--b1--\r\n")
+print(json.dumps({"kind": "email", "locale": "en", "content": mail}))
+EOF
+email_bytes=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["content"]))' "$work/email.json")
+cat > "$work/email.lua" << EOF
+wrk.method = "POST"
+local f = io.open("$work/email.json", "rb")
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer " .. os.getenv("SCAMCHECK_TOKEN")
+EOF
+
+declare -A port token pid
+start() {  # NAME BINARY
+  local name=$1 bin=$2 db="sqlite:$work/$1.db" p=
+  "$bin" serve --listen 127.0.0.1:0 --database "$db" --workers "$workers" --log-level notice \
+    --max-connections 512 --idle-timeout 600 \
+    --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
+    > "$work/$name.out" 2> "$work/$name.log" &
+  pid[$name]=$!
+  pids+=($!)
+  for _ in $(seq 100); do
+    p=$(grep -o '"event":"listening"[^}]*"port":[0-9]*' "$work/$name.log" 2> /dev/null |
+      grep -o '[0-9]*$' || true)
+    [[ -n $p ]] && break
+    sleep 0.1
+  done
+  [[ -n $p ]] || { echo "scamcheckd ($name) did not start" >&2; cat "$work/$name.log" >&2; exit 70; }
+  port[$name]=$p
+  "$bin" user create --email bench@example.com --name bench --plan pro --database "$db" \
+    <<< "benchmark password" > /dev/null
+  token[$name]=$("$bin" token create --email bench@example.com --name bench \
+    --abilities scan:create --database "$db")
+}
+rss_mb() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/${pid[$1]}/status"; }
+
+start base "$base"
+start new "$new"
+sleep 2
+rss_base=$(rss_mb base)
+rss_new=$(rss_mb new)
+# Warm-up (RE2 builds its DFA states lazily), not measured.
+for name in base new; do
+  SCAMCHECK_TOKEN=${token[$name]} wrk -t1 -c8 -d2s -s "$here/scan.lua" \
+    "http://127.0.0.1:${port[$name]}/api/v1/scan" > /dev/null
+  SCAMCHECK_TOKEN=${token[$name]} wrk -t1 -c4 -d1s -s "$work/email.lua" \
+    "http://127.0.0.1:${port[$name]}/api/v1/scan" > /dev/null
+done
+
+ms() {  # FILE PCT: a wrk latency percentile in ms
+  awk -v p="$2%" '$1 == p { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
+    if (u == "us") v /= 1000; else if (u == "s") v *= 1000; printf "%.3f", v }' "$1"
+}
+rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
+errs() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr '\n' ' '; }
+
+rows=()
+case_run() {  # LABEL CONNECTIONS SCRIPT
+  local label=$1 c=$2 script=$3 t name r f all
+  t=$((c < 2 ? 1 : 2))
+  declare -A best
+  for name in base new; do : > "$work/$name.runs"; done
+  for ((r = 0; r < rounds; ++r)); do
+    for name in base new; do
+      f="$work/$name-$c-$r.txt"
+      SCAMCHECK_TOKEN=${token[$name]} wrk -t"$t" -c"$c" -d"${duration}s" --latency -s "$script" \
+        "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$f"
+      echo "$(rps "$f") $f $(ms "$f" 99)" >> "$work/$name.runs"
+    done
+  done
+  for name in base new; do
+    f=$(sort -n "$work/$name.runs" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }')
+    all=$(awk '{ printf "%s%s/%s", (NR > 1 ? ", " : ""), $1, $3 }' "$work/$name.runs")
+    rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $all | $(errs "$f") |")
+  done
+}
+case_run "SMS, 1 connection" 1 "$here/scan.lua"
+case_run "SMS, 64 connections" 64 "$here/scan.lua"
+case_run "e-mail ${email_bytes} B, 16 connections" 16 "$work/email.lua"
+
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+report=$(
+  cat << EOT
+# scamcheckd: baseline and candidate side by side
+
+- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
+- commit: $(git -C "$root" rev-parse --short HEAD)
+- base: $base
+- new: $new
+- machine: $(nproc) cores ($cpu); wrk on the same machine; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)
+- each server: \`--workers $workers\`, SQLite (WAL) in a temporary directory; ${duration} s per wrk run, $rounds run(s) per case and binary, interleaved (the median run by requests/s is shown)
+- command: benchmarks/server/latency_compare.sh --base BASE --new NEW --duration $duration --rounds $rounds
+
+Idle RSS right after start, before any scan: base $rss_base MB, new $rss_new MB.
+
+| case | binary | requests/s | p50 ms | p99 ms | every run: requests/s / p99 ms | errors |
+|---|---|---:|---:|---:|---|---|
+$(printf '%s\n' "${rows[@]}")
+EOT
+)
+echo "$report"
+[[ -n $out ]] && echo "$report" > "$out"
+exit 0
