@@ -1,0 +1,155 @@
+#include "storage/postgresql/pg_db.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace scamcheck::server::pg {
+
+Params& Params::add(std::string_view text) {
+  values_.emplace_back(text);
+  null_.push_back(false);
+  lengths_.push_back(static_cast<int>(text.size()));
+  formats_.push_back(0);
+  return *this;
+}
+
+Params& Params::add(std::int64_t value) { return add(std::to_string(value)); }
+
+Params& Params::add(const std::optional<std::string>& value) {
+  return value ? add(*value) : add_null();
+}
+
+Params& Params::add(const std::optional<std::int64_t>& value) {
+  return value ? add(*value) : add_null();
+}
+
+Params& Params::add_bytes(std::string_view bytes) {
+  values_.emplace_back(bytes);
+  null_.push_back(false);
+  lengths_.push_back(static_cast<int>(bytes.size()));
+  formats_.push_back(1);
+  return *this;
+}
+
+Params& Params::add_null() {
+  values_.emplace_back();
+  null_.push_back(true);
+  lengths_.push_back(0);
+  formats_.push_back(0);
+  return *this;
+}
+
+std::vector<const char*> Params::pointers() const {
+  std::vector<const char*> out(values_.size());
+  for (std::size_t i = 0; i < values_.size(); ++i) out[i] = null_[i] ? nullptr : values_[i].data();
+  return out;
+}
+
+std::int64_t Rows::affected() const {
+  const char* n = PQcmdTuples(result_.get());
+  return n && *n ? std::strtoll(n, nullptr, 10) : 0;
+}
+
+std::string Rows::text(int row, int col) const {
+  return std::string(PQgetvalue(result_.get(), row, col),
+                     static_cast<std::size_t>(PQgetlength(result_.get(), row, col)));
+}
+
+std::int64_t Rows::int64(int row, int col) const {
+  return std::strtoll(PQgetvalue(result_.get(), row, col), nullptr, 10);
+}
+
+std::optional<std::int64_t> Rows::opt_int64(int row, int col) const {
+  if (is_null(row, col)) return std::nullopt;
+  return int64(row, col);
+}
+
+std::optional<std::string> Rows::opt_text(int row, int col) const {
+  if (is_null(row, col)) return std::nullopt;
+  return text(row, col);
+}
+
+std::string Rows::bytes(int row, int col) const {
+  std::size_t length = 0;
+  unsigned char* raw = PQunescapeBytea(
+      reinterpret_cast<const unsigned char*>(PQgetvalue(result_.get(), row, col)), &length);
+  if (raw == nullptr) return {};
+  std::string out(reinterpret_cast<const char*>(raw), length);
+  PQfreemem(raw);
+  return out;
+}
+
+PGconn* connect(const std::string& url) {
+  // Later keywords override what the URI says; a dead host fails in
+  // seconds instead of the TCP timeout.
+  const char* keywords[] = {"dbname", "connect_timeout", "application_name", nullptr};
+  const char* values[] = {url.c_str(), "3", "scamcheckd", nullptr};
+  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  // Notices ("relation ... already exists, skipping") are not for the log.
+  if (conn != nullptr) PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  return conn;
+}
+
+void Connection::close() {
+  if (conn_ != nullptr) PQfinish(conn_);
+  conn_ = nullptr;
+  prepared_.clear();
+}
+
+Status Connection::ensure() {
+  if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) return {};
+  close();
+  conn_ = connect(url_);
+  if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+    std::string message = conn_ ? PQerrorMessage(conn_) : "out of memory";
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) {
+      message.pop_back();
+    }
+    close();
+    return Status::unavailable("postgresql: cannot connect: " + message);
+  }
+  return {};
+}
+
+Status Connection::failed(PGresult* result, std::string_view what) {
+  std::string message = result ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const std::string sqlstate = state ? state : "";
+  if (result) PQclear(result);
+  while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+  // A lost connection: forget it, the next use connects again.
+  if (PQstatus(conn_) != CONNECTION_OK) close();
+  if (sqlstate == "23505") return Status::invalid_argument("postgresql: " + message);
+  return Status::unavailable(fmt::format("postgresql: {}: {}", what, message));
+}
+
+Result<Rows> Connection::query(const std::string& sql, const Params& params) {
+  if (Status s = ensure(); !s.ok()) return s;
+  auto it = prepared_.find(sql);
+  if (it == prepared_.end()) {
+    std::string name = fmt::format("s{}", prepared_.size());
+    PGresult* prepared = PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr);
+    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) return failed(prepared, "prepare");
+    PQclear(prepared);
+    it = prepared_.emplace(sql, std::move(name)).first;
+  }
+  const std::vector<const char*> values = params.pointers();
+  PGresult* result =
+      PQexecPrepared(conn_, it->second.c_str(), params.size(), values.data(),
+                     params.lengths().data(), params.formats().data(), /*resultFormat=*/0);
+  const ExecStatusType rc = PQresultStatus(result);
+  if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK) return failed(result, "query");
+  return Rows(result);
+}
+
+Status Connection::exec(const std::string& sql) {
+  if (Status s = ensure(); !s.ok()) return s;
+  PGresult* result = PQexec(conn_, sql.c_str());
+  const ExecStatusType rc = PQresultStatus(result);
+  if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK) return failed(result, "exec");
+  PQclear(result);
+  return {};
+}
+
+}  // namespace scamcheck::server::pg

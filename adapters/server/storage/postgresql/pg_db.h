@@ -1,0 +1,124 @@
+// The libpq plumbing PgStore and its parts share: a connection that
+// reconnects on its next use after a loss and prepares each statement once,
+// statement parameters, results, and the executor through which the check
+// store runs its statements (pg_store.h).
+#ifndef SCAMCHECK_ADAPTERS_SERVER_STORAGE_POSTGRESQL_PG_DB_H_
+#define SCAMCHECK_ADAPTERS_SERVER_STORAGE_POSTGRESQL_PG_DB_H_
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "storage/store.h"
+
+namespace scamcheck::server::pg {
+
+// Values of one statement, in order ($1, $2, ...): text, or binary for bytea.
+class Params {
+ public:
+  Params& add(std::string_view text);
+  Params& add(const char* text) { return add(std::string_view(text)); }
+  Params& add(const std::string& text) { return add(std::string_view(text)); }
+  Params& add(std::int64_t value);
+  Params& add(int value) { return add(static_cast<std::int64_t>(value)); }
+  Params& add(bool value) { return add(std::string_view(value ? "t" : "f")); }
+  Params& add(const std::optional<std::string>& value);
+  Params& add(const std::optional<std::int64_t>& value);
+  Params& add(const Sha256& digest) {
+    return add_bytes(std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));
+  }
+  Params& add_bytes(std::string_view bytes);
+  Params& add_null();
+
+  int size() const { return static_cast<int>(values_.size()); }
+  // Pointers into this object: valid while it lives and is not changed.
+  std::vector<const char*> pointers() const;
+  const std::vector<int>& lengths() const { return lengths_; }
+  const std::vector<int>& formats() const { return formats_; }
+
+ private:
+  std::vector<std::string> values_;
+  std::vector<bool> null_;
+  std::vector<int> lengths_;
+  std::vector<int> formats_;
+};
+
+// A statement's result rows (text format).
+class Rows {
+ public:
+  explicit Rows(PGresult* result) : result_(result, &PQclear) {}
+  int size() const { return PQntuples(result_.get()); }
+  bool empty() const { return size() == 0; }
+  // Rows changed by an INSERT, UPDATE or DELETE.
+  std::int64_t affected() const;
+  bool is_null(int row, int col) const { return PQgetisnull(result_.get(), row, col) != 0; }
+  std::string text(int row, int col) const;
+  std::int64_t int64(int row, int col) const;
+  std::optional<std::int64_t> opt_int64(int row, int col) const;
+  std::optional<std::string> opt_text(int row, int col) const;
+  bool boolean(int row, int col) const { return text(row, col) == "t"; }
+  // A bytea column (hex text form).
+  std::string bytes(int row, int col) const;
+
+ private:
+  std::shared_ptr<PGresult> result_;
+};
+
+// One connection, used by one thread at a time (guarded by `mutex`).
+class Connection {
+ public:
+  explicit Connection(std::string url) : url_(std::move(url)) {}
+  ~Connection() { close(); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  std::mutex mutex;
+
+  // Connects when not connected (first use, or after a loss).
+  Status ensure();
+  // Runs `sql` as a prepared statement with `params`.
+  Result<Rows> query(const std::string& sql, const Params& params = {});
+  // Runs statements without parameters (BEGIN, migrations).
+  Status exec(const std::string& sql);
+  PGconn* raw() { return conn_; }
+  void close();
+
+ private:
+  Status failed(PGresult* result, std::string_view what);
+  std::string url_;
+  PGconn* conn_ = nullptr;
+  std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
+};
+
+// Opens a libpq connection to `url` with the server's settings (connect
+// timeout, application name); the caller owns the result.
+PGconn* connect(const std::string& url);
+
+// What the check store needs of PgStore.
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  // Runs `fn` on a free pool connection.
+  virtual Status run(const std::function<Status(Connection&)>& fn) = 0;
+  // Runs `fn` in a transaction on a pool connection (committed when it
+  // returns OK, rolled back otherwise).
+  virtual Status transaction(const std::function<Status(Connection&)>& fn) = 0;
+  // Queues `fn` for the writer thread; `done` runs there after the commit.
+  virtual void write(std::function<Status(Connection&)> fn, std::function<void(Status)> done) = 0;
+  // Whether signed-in usage is counted at reservation (SharedCounters).
+  virtual bool counts_at_reservation() const = 0;
+};
+
+std::unique_ptr<CheckStore> make_check_store(Executor& executor);
+
+}  // namespace scamcheck::server::pg
+
+#endif  // SCAMCHECK_ADAPTERS_SERVER_STORAGE_POSTGRESQL_PG_DB_H_
