@@ -371,9 +371,13 @@ TEST_CASE("a token revoked through another store of the same file fails at once"
   CHECK(fs::exists(dir.path() / "t.db-auth"));
 }
 
-TEST_CASE("open_store rejects unknown database URLs") {
+TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {
   CHECK(open_store("mysql://x").status().code() == StatusCode::kInvalidArgument);
-  CHECK(open_store("postgresql://localhost/db").status().code() == StatusCode::kUnimplemented);
+  // Nothing listens on port 1: a clear kUnavailable (exit 69), not a hang.
+  Result<std::unique_ptr<Store>> pg = open_store("postgresql://nobody@127.0.0.1:1/db");
+  REQUIRE_FALSE(pg.ok());
+  CHECK(pg.status().code() == StatusCode::kUnavailable);
+  CHECK(pg.status().message().find("cannot connect") != std::string::npos);
 }
 
 }  // namespace scamcheck::server

@@ -1,6 +1,7 @@
 #include "storage/postgresql/pg_db.h"
 
 #include <fmt/format.h>
+#include <poll.h>
 
 #include <cstdlib>
 
@@ -87,7 +88,9 @@ PGconn* connect(const std::string& url) {
   const char* values[] = {url.c_str(), "3", "scamcheckd", nullptr};
   PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
   // Notices ("relation ... already exists, skipping") are not for the log.
-  if (conn != nullptr) PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  if (conn != nullptr)
+    PQsetNoticeProcessor(
+        conn, [](void*, const char*) {}, nullptr);
   return conn;
 }
 
@@ -97,8 +100,25 @@ void Connection::close() {
   prepared_.clear();
 }
 
+bool Connection::alive() {
+  // An idle connection receives nothing unless the server is going away
+  // (its FATAL message, then the end of the stream): read it without
+  // blocking. Usually one poll() that finds nothing.
+  for (int i = 0; i < 4; ++i) {
+    pollfd fd{PQsocket(conn_), POLLIN, 0};
+    if (::poll(&fd, 1, 0) <= 0) break;
+    if (PQconsumeInput(conn_) == 0) return false;
+    if (PQstatus(conn_) != CONNECTION_OK) return false;
+  }
+  return PQstatus(conn_) == CONNECTION_OK;
+}
+
 Status Connection::ensure() {
-  if (conn_ != nullptr && PQstatus(conn_) == CONNECTION_OK) return {};
+  if (conn_ != nullptr && alive()) return {};
+  if (in_transaction_) {
+    close();
+    return Status::unavailable("postgresql: the connection was lost in a transaction");
+  }
   close();
   conn_ = connect(url_);
   if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
@@ -144,11 +164,16 @@ Result<Rows> Connection::query(const std::string& sql, const Params& params) {
 }
 
 Status Connection::exec(const std::string& sql) {
-  if (Status s = ensure(); !s.ok()) return s;
+  // Inside a transaction a lost connection is not replaced: its COMMIT
+  // must fail, not run on a new session.
+  Status ready = ensure();
+  if (sql == "COMMIT" || sql == "ROLLBACK") in_transaction_ = false;
+  if (!ready.ok()) return ready;
   PGresult* result = PQexec(conn_, sql.c_str());
   const ExecStatusType rc = PQresultStatus(result);
   if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK) return failed(result, "exec");
   PQclear(result);
+  if (sql == "BEGIN") in_transaction_ = true;
   return {};
 }
 

@@ -82,7 +82,10 @@ class Connection {
 
   std::mutex mutex;
 
-  // Connects when not connected (first use, or after a loss).
+  // Connects when not connected (first use, or after a loss noticed now:
+  // what the server sent while idle, e.g. its shutdown, is read first).
+  // A connection lost inside a transaction is not replaced until the
+  // transaction's COMMIT or ROLLBACK (which then fails).
   Status ensure();
   // Runs `sql` as a prepared statement with `params`.
   Result<Rows> query(const std::string& sql, const Params& params = {});
@@ -93,8 +96,10 @@ class Connection {
 
  private:
   Status failed(PGresult* result, std::string_view what);
+  bool alive();
   std::string url_;
   PGconn* conn_ = nullptr;
+  bool in_transaction_ = false;  // between exec("BEGIN") and COMMIT or ROLLBACK
   std::unordered_map<std::string, std::string> prepared_;  // SQL -> statement name
 };
 

@@ -615,7 +615,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       if (Status s = c.exec("BEGIN"); !s.ok()) return s;
       Status s = fn(c);
       if (s.ok()) s = c.exec("COMMIT");
-      if (!s.ok() && c.raw() != nullptr) (void)c.exec("ROLLBACK");
+      if (!s.ok()) (void)c.exec("ROLLBACK");
       return s;
     });
   }
@@ -676,7 +676,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       Status commit = lost ? Status::unavailable("postgresql: the connection was lost")
                            : writer_.exec("COMMIT");
       if (!commit.ok()) {
-        if (writer_.raw() != nullptr) (void)writer_.exec("ROLLBACK");
+        (void)writer_.exec("ROLLBACK");
         std::fill(results.begin(), results.end(), commit);
       }
     } else {
