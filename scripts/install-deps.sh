@@ -19,6 +19,9 @@ packages=(
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
   libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
+  # scamcheckd on PostgreSQL (several instances): the client library, and the
+  # server and load balancer its tests (label postgresql) start
+  libpq-dev postgresql-15 haproxy
   # tests and benchmarks
   doctest-dev libbenchmark-dev
   python3-jsonschema                # tests/data/check_schemas.py: data files against their schemas
