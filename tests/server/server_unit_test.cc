@@ -371,6 +371,99 @@ TEST_CASE("a token revoked through another store of the same file fails at once"
   CHECK(fs::exists(dir.path() / "t.db-auth"));
 }
 
+TEST_CASE("SQLite store: web sessions, credentials, sign-in failures, token list") {
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  auto opened = open_store("sqlite:" + (dir.path() / "w.db").string());
+  REQUIRE(opened.ok());
+  Store& store = **opened;
+  REQUIRE(store.migrate().ok());
+  WebStore& web = store.web();
+  auto a = create_user(store, "a@example.com", "A", "free", "password1");
+  auto b = create_user(store, "b@example.com", "B", "free", "password2");
+  REQUIRE(a.ok());
+  REQUIRE(b.ok());
+
+  auto creds = web.find_credentials("A@example.com");
+  REQUIRE(creds.ok());
+  REQUIRE(creds->has_value());
+  CHECK((*creds)->user.id == a->id);
+  REQUIRE((*creds)->password_hash);
+  CHECK(verify_password("password1", *(*creds)->password_hash));
+  CHECK_FALSE(web.find_credentials("nobody@example.com")->has_value());
+
+  const std::int64_t now = 1'900'000'000;
+  NewSession s;
+  s.id_hash = sha256("session-a");
+  s.user_id = a->id;
+  s.csrf_secret = "secret-a";
+  s.created_at = now;
+  s.expires_at = now + 100;
+  REQUIRE(web.create_session(s).ok());
+  s.id_hash = sha256("session-a2");
+  REQUIRE(web.create_session(s).ok());
+  s.id_hash = sha256("session-b");
+  s.user_id = b->id;
+  REQUIRE(web.create_session(s).ok());
+
+  auto found = web.find_session(sha256("session-a"), now + 1);
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK((*found)->user.email == "a@example.com");
+  CHECK((*found)->csrf_secret == "secret-a");
+  CHECK_FALSE(web.find_session(sha256("session-a"), now + 100)->has_value());  // expired
+  REQUIRE(web.touch_session(sha256("session-a"), now + 50, now + 500).ok());
+  found = web.find_session(sha256("session-a"), now + 200);
+  REQUIRE(found->has_value());
+  CHECK((*found)->last_seen_at == now + 50);
+  CHECK(*web.delete_session(sha256("session-a")));
+  CHECK_FALSE(*web.delete_session(sha256("session-a")));
+  CHECK_FALSE(web.find_session(sha256("session-a"), now + 1)->has_value());
+  CHECK(*web.delete_user_sessions(a->id) == 1);  // session-a2
+  CHECK(web.find_session(sha256("session-b"), now + 1)->has_value());
+  CHECK(*web.purge_sessions(now + 100) == 1);  // session-b expired
+  CHECK_FALSE(web.find_session(sha256("session-b"), now + 1)->has_value());
+
+  CHECK(*web.login_failures("ip:127.0.0.1", now, 60) == 0);
+  CHECK(*web.record_login_failure("ip:127.0.0.1", now, 60) == 1);
+  CHECK(*web.record_login_failure("ip:127.0.0.1", now + 10, 60) == 2);
+  CHECK(*web.login_failures("ip:127.0.0.1", now + 59, 60) == 2);
+  CHECK(*web.login_failures("ip:127.0.0.1", now + 60, 60) == 0);        // window over
+  CHECK(*web.record_login_failure("ip:127.0.0.1", now + 61, 60) == 1);  // a new window
+  CHECK(*web.login_failures("account:a@example.com", now, 60) == 0);
+  REQUIRE(web.clear_login_failures("ip:127.0.0.1").ok());
+  CHECK(*web.login_failures("ip:127.0.0.1", now + 62, 60) == 0);
+
+  auto ta = create_token(store, "a@example.com", "one", {"scan:create"}, std::nullopt);
+  auto tb = create_token(store, "a@example.com", "two", {"*"}, 2.0);
+  auto tc = create_token(store, "b@example.com", "theirs", {"*"}, std::nullopt);
+  REQUIRE(ta.ok());
+  REQUIRE(tb.ok());
+  REQUIRE(tc.ok());
+  auto list = web.list_tokens(a->id);
+  REQUIRE(list.ok());
+  REQUIRE(list->size() == 2);
+  CHECK((*list)[0].name == "two");
+  CHECK((*list)[0].expires_at > (*list)[0].created_at);
+  CHECK((*list)[1].abilities == std::vector<std::string>{"scan:create"});
+  CHECK_FALSE(*web.revoke_token_by_id(b->id, (*list)[1].id, now));  // not theirs
+  REQUIRE(store.find_token(sha256(*ta))->has_value());              // cached now
+  CHECK(*web.revoke_token_by_id(a->id, (*list)[1].id, now));
+  CHECK_FALSE(*web.revoke_token_by_id(a->id, (*list)[1].id, now));  // already
+  auto revoked = store.find_token(sha256(*ta));
+  REQUIRE(revoked->has_value());
+  CHECK((*revoked)->revoked_at == now);  // the cache saw the change
+  CHECK(web.list_tokens(b->id)->size() == 1);
+
+  CHECK(*web.take_client_unit("10.0.0.1", "2030-01-01", 2));
+  CHECK(*web.take_client_unit("10.0.0.1", "2030-01-01", 2));
+  CHECK_FALSE(*web.take_client_unit("10.0.0.1", "2030-01-01", 2));
+  REQUIRE(web.give_back_client_unit("10.0.0.1", "2030-01-01").ok());
+  CHECK(*web.take_client_unit("10.0.0.1", "2030-01-01", 2));
+  CHECK(store.checks().client_usage("10.0.0.1", "2030-01-01")->today == 2);
+  CHECK_FALSE(*web.take_client_unit("10.0.0.2", "2030-01-01", 0));
+}
+
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {
   CHECK(open_store("mysql://x").status().code() == StatusCode::kInvalidArgument);
   // Nothing listens on port 1: a clear kUnavailable (exit 69), not a hang.

@@ -270,6 +270,96 @@ class SharedCounters {
                                                          std::int64_t limit) = 0;
 };
 
+// ---- Web interface (CONTRACT §9) ------------------------------------------
+// Times of the web's storage are Unix seconds.
+
+// A browser session. The cookie carries a random value; only its SHA-256
+// is stored, like API tokens.
+struct NewSession {
+  Sha256 id_hash{};
+  std::int64_t user_id = 0;
+  std::string csrf_secret;  // random; the forms of this session carry it
+  std::int64_t created_at = 0;
+  std::int64_t expires_at = 0;
+};
+
+struct SessionRecord {
+  Sha256 id_hash{};
+  std::string csrf_secret;
+  std::int64_t created_at = 0;
+  std::int64_t last_seen_at = 0;
+  std::int64_t expires_at = 0;
+  User user;
+};
+
+// A user with the password hash, for signing in.
+struct Credentials {
+  User user;
+  std::optional<std::string> password_hash;  // none: cannot sign in
+};
+
+// A token as its owner's token list shows it (never the value or hash).
+struct TokenInfo {
+  std::int64_t id = 0;
+  std::string name;
+  std::vector<std::string> abilities;
+  std::int64_t created_at = 0;
+  std::optional<std::int64_t> last_used_at;
+  std::optional<std::int64_t> expires_at;
+  std::optional<std::int64_t> revoked_at;
+};
+
+// The web interface's part of the store: sessions, sign-in credentials and
+// failed-attempt counters, the token list of a user, and the anonymous
+// daily allowance of web checks (the check API's per-client bucket,
+// client_usage_daily). Thread-safe; every call works across processes
+// sharing the database.
+class WebStore {
+ public:
+  virtual ~WebStore() = default;
+
+  virtual Status create_session(const NewSession& session) = 0;
+  // The session and its user when it exists and expires after `now`.
+  virtual Result<std::optional<SessionRecord>> find_session(const Sha256& id_hash,
+                                                            std::int64_t now) = 0;
+  // Records a use at `now` and moves its expiry to `expires_at`.
+  virtual Status touch_session(const Sha256& id_hash, std::int64_t now,
+                               std::int64_t expires_at) = 0;
+  // True when it existed.
+  virtual Result<bool> delete_session(const Sha256& id_hash) = 0;
+  // Ends every session of the user; how many.
+  virtual Result<int> delete_user_sessions(std::int64_t user_id) = 0;
+  // Drops sessions expired at `now`; how many.
+  virtual Result<int> purge_sessions(std::int64_t now) = 0;
+
+  virtual Result<std::optional<Credentials>> find_credentials(const std::string& email) = 0;
+
+  // Failed sign-in attempts counted per key (e.g. "ip:<address>",
+  // "account:<email>") in a fixed window of `window` seconds that starts
+  // with the first failure. login_failures: the count of the window open at
+  // `now` (0 when none). record_login_failure: counts one more (opening a
+  // new window when the last one ended) and returns the count.
+  virtual Result<std::int64_t> login_failures(const std::string& key, std::int64_t now,
+                                              std::int64_t window) = 0;
+  virtual Result<std::int64_t> record_login_failure(const std::string& key, std::int64_t now,
+                                                    std::int64_t window) = 0;
+  virtual Status clear_login_failures(const std::string& key) = 0;
+
+  // Every token of the user (revoked and expired ones too), newest first.
+  virtual Result<std::vector<TokenInfo>> list_tokens(std::int64_t user_id) = 0;
+  // Revokes the user's token `token_id` at `now`; false when it is not
+  // theirs or was revoked already.
+  virtual Result<bool> revoke_token_by_id(std::int64_t user_id, std::int64_t token_id,
+                                          std::int64_t now) = 0;
+
+  // The anonymous daily allowance (client_usage_daily, shared with the
+  // check API): takes one unit of `client` on `day` when fewer than `limit`
+  // are used (false: used up), or gives one back.
+  virtual Result<bool> take_client_unit(const std::string& client, const std::string& day,
+                                        std::int64_t limit) = 0;
+  virtual Status give_back_client_unit(const std::string& client, const std::string& day) = 0;
+};
+
 class Store {
  public:
   virtual ~Store() = default;
@@ -338,6 +428,10 @@ class Store {
   // The check API's storage (checks, jobs, usage, webhook secrets,
   // questionnaire responses).
   virtual CheckStore& checks() = 0;
+
+  // The web interface's storage (sessions, credentials, sign-in attempts,
+  // token lists).
+  virtual WebStore& web() = 0;
 
   // Blocks until every write queued so far is committed (shutdown).
   virtual void flush() = 0;

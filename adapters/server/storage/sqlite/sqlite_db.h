@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -17,7 +18,9 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
+#include "ids.h"
 #include "storage/store.h"
 
 namespace scamcheck::server::sqlite {
@@ -154,6 +157,43 @@ class Query {
   Status status_;
 };
 
+// Abilities are kept comma-separated.
+inline std::vector<std::string> split_abilities(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+inline std::string join_abilities(const std::vector<std::string>& abilities) {
+  std::string out;
+  for (const auto& a : abilities) {
+    if (!out.empty()) out.push_back(',');
+    out += a;
+  }
+  return out;
+}
+
+inline constexpr char kUserColumns[] =
+    "u.id, u.email, u.name, u.created_at, p.name, p.display_name, p.checks_per_day";
+
+// Reads kUserColumns starting at column `first`.
+inline User read_user(const Query& q, int first) {
+  User user;
+  user.id = q.int64(first);
+  user.email = q.text(first + 1);
+  user.name = q.text(first + 2);
+  user.created_at = iso8601(q.int64(first + 3));
+  user.plan.name = q.text(first + 4);
+  user.plan.display_name = q.text(first + 5);
+  user.plan.checks_per_day = q.opt_int64(first + 6);
+  return user;
+}
+
 // Runs store work on the right connection. Thread-safe.
 class Executor {
  public:
@@ -173,6 +213,8 @@ class Executor {
 
 // The check API's storage on the same database (sqlite_checks_store.cc).
 std::unique_ptr<CheckStore> make_check_store(Executor& executor);
+// The web interface's storage on the same database (sqlite_web_store.cc).
+std::unique_ptr<WebStore> make_web_store(Executor& executor);
 
 }  // namespace scamcheck::server::sqlite
 

@@ -46,43 +46,11 @@ constexpr std::chrono::microseconds kBatchWindow{1000};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
+using sqlite::join_abilities;
+using sqlite::kUserColumns;
 using sqlite::Query;
-
-std::vector<std::string> split_abilities(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string join_abilities(const std::vector<std::string>& abilities) {
-  std::string out;
-  for (const auto& a : abilities) {
-    if (!out.empty()) out.push_back(',');
-    out += a;
-  }
-  return out;
-}
-
-constexpr char kUserColumns[] =
-    "u.id, u.email, u.name, u.created_at, p.name, p.display_name, p.checks_per_day";
-
-// Reads kUserColumns starting at column `first`.
-User read_user(const Query& q, int first) {
-  User user;
-  user.id = q.int64(first);
-  user.email = q.text(first + 1);
-  user.name = q.text(first + 2);
-  user.created_at = iso8601(q.int64(first + 3));
-  user.plan.name = q.text(first + 4);
-  user.plan.display_name = q.text(first + 5);
-  user.plan.checks_per_day = q.opt_int64(first + 6);
-  return user;
-}
+using sqlite::read_user;
+using sqlite::split_abilities;
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
@@ -118,6 +86,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
     writer_thread_ = std::thread([this] { writer_loop(); });
     checkpoint_thread_ = std::thread([this] { checkpoint_loop(); });
     checks_ = sqlite::make_check_store(*this);
+    web_ = sqlite::make_web_store(*this);
     return {};
   }
 
@@ -518,6 +487,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   CheckStore& checks() override { return *checks_; }
+  WebStore& web() override { return *web_; }
 
   Result<std::string> server_key(const std::string& name) override {
     {
@@ -803,6 +773,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::thread checkpoint_thread_;
 
   std::unique_ptr<CheckStore> checks_;
+  std::unique_ptr<WebStore> web_;
 
   std::mutex keys_mutex_;
   std::unordered_map<std::string, std::string> keys_;  // server_key() by name
