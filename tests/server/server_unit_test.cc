@@ -2,12 +2,17 @@
 // catalogs, route matching helpers, the OpenAPI generator, the SQLite store
 // and the daily allowance.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <libpq-fe.h>
 #include <simdjson.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <future>
 
+#include "../support/skip.h"
 #include "auth/crypto.h"
 #include "auth/quota.h"
 #include "auth/rate_limits.h"
@@ -371,13 +376,8 @@ TEST_CASE("a token revoked through another store of the same file fails at once"
   CHECK(fs::exists(dir.path() / "t.db-auth"));
 }
 
-TEST_CASE("SQLite store: web sessions, credentials, sign-in failures, token list") {
-  REQUIRE(init_crypto().ok());
-  TempDir dir;
-  auto opened = open_store("sqlite:" + (dir.path() / "w.db").string());
-  REQUIRE(opened.ok());
-  Store& store = **opened;
-  REQUIRE(store.migrate().ok());
+// The WebStore contract, on a migrated store of either backend.
+void check_web_store(Store& store) {
   WebStore& web = store.web();
   auto a = create_user(store, "a@example.com", "A", "free", "password1");
   auto b = create_user(store, "b@example.com", "B", "free", "password2");
@@ -462,6 +462,41 @@ TEST_CASE("SQLite store: web sessions, credentials, sign-in failures, token list
   CHECK(*web.take_client_unit("10.0.0.1", "2030-01-01", 2));
   CHECK(store.checks().client_usage("10.0.0.1", "2030-01-01")->today == 2);
   CHECK_FALSE(*web.take_client_unit("10.0.0.2", "2030-01-01", 0));
+}
+
+TEST_CASE("SQLite store: web sessions, credentials, sign-in failures, token list") {
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  auto opened = open_store("sqlite:" + (dir.path() / "w.db").string());
+  REQUIRE(opened.ok());
+  REQUIRE((*opened)->migrate().ok());
+  check_web_store(**opened);
+}
+
+// On the cluster of the CTest fixture (tests/server/pg_cluster.py), named
+// by SCAMCHECK_TEST_PG_CLUSTER: a fresh database each run.
+TEST_CASE("PostgreSQL store: web store") {
+  const char* cluster = std::getenv("SCAMCHECK_TEST_PG_CLUSTER");
+  std::ifstream port_file(std::string(cluster ? cluster : "") + "/port");
+  int port = 0;
+  if (cluster == nullptr || !(port_file >> port)) {
+    testing::skip_case("no PostgreSQL cluster (SCAMCHECK_TEST_PG_CLUSTER; postgresql-15)");
+    return;
+  }
+  REQUIRE(init_crypto().ok());
+  const std::string server = fmt::format("postgresql://postgres@127.0.0.1:{}/", port);
+  const std::string name = fmt::format("unit_{}_{}", ::getpid(), unix_now());
+  PGconn* admin = PQconnectdb((server + "postgres").c_str());
+  REQUIRE(PQstatus(admin) == CONNECTION_OK);
+  PGresult* created = PQexec(admin, ("CREATE DATABASE " + name).c_str());
+  CHECK(PQresultStatus(created) == PGRES_COMMAND_OK);
+  PQclear(created);
+  PQfinish(admin);
+  auto opened = open_store(server + name);
+  REQUIRE(opened.ok());
+  REQUIRE((*opened)->migrate().ok());
+  REQUIRE((*opened)->migrate().ok());  // applied once
+  check_web_store(**opened);
 }
 
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {

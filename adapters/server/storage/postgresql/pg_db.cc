@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <poll.h>
 
+#include <algorithm>
 #include <cstdlib>
+
+#include "ids.h"
 
 namespace scamcheck::server::pg {
 
@@ -79,6 +82,38 @@ std::string Rows::bytes(int row, int col) const {
   std::string out(reinterpret_cast<const char*>(raw), length);
   PQfreemem(raw);
   return out;
+}
+
+std::vector<std::string> split_abilities(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join_abilities(const std::vector<std::string>& abilities) {
+  std::string out;
+  for (const auto& a : abilities) {
+    if (!out.empty()) out.push_back(',');
+    out += a;
+  }
+  return out;
+}
+
+User read_user(const Rows& r, int row, int first) {
+  User user;
+  user.id = r.int64(row, first);
+  user.email = r.text(row, first + 1);
+  user.name = r.text(row, first + 2);
+  user.created_at = iso8601(r.int64(row, first + 3));
+  user.plan.name = r.text(row, first + 4);
+  user.plan.display_name = r.text(row, first + 5);
+  user.plan.checks_per_day = r.opt_int64(row, first + 6);
+  return user;
 }
 
 PGconn* connect(const std::string& url) {

@@ -120,9 +120,23 @@ class Executor {
   virtual void write(std::function<Status(Connection&)> fn, std::function<void(Status)> done) = 0;
   // Whether signed-in usage is counted at reservation (SharedCounters).
   virtual bool counts_at_reservation() const = 0;
+  // Users, tokens or plans changed here: this process's token cache is
+  // emptied at once (other processes learn it through NOTIFY).
+  virtual void auth_changed() = 0;
 };
 
 std::unique_ptr<CheckStore> make_check_store(Executor& executor);
+std::unique_ptr<WebStore> make_web_store(Executor& executor);
+
+// Abilities as stored: comma-separated.
+std::vector<std::string> split_abilities(const std::string& text);
+std::string join_abilities(const std::vector<std::string>& abilities);
+
+// A user with their plan: select kUserColumns from `users u JOIN plans p`
+// and read them with read_user from column `first` on.
+inline constexpr char kUserColumns[] =
+    "u.id, u.email, u.name, u.created_at, p.name, p.display_name, p.checks_per_day";
+User read_user(const Rows& rows, int row, int first);
 
 }  // namespace scamcheck::server::pg
 

@@ -22,8 +22,12 @@ namespace scamcheck::server {
 namespace {
 
 using pg::Connection;
+using pg::join_abilities;
+using pg::kUserColumns;
 using pg::Params;
+using pg::read_user;
 using pg::Rows;
+using pg::split_abilities;
 
 // Taken while migrating, so that processes starting at once migrate one
 // after the other ("scamchk" in ASCII).
@@ -31,41 +35,6 @@ constexpr std::int64_t kMigrationLock = 0x7363616d63686b;
 constexpr std::chrono::seconds kWindowPurgeInterval{60};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 constexpr char kNotifyChannel[] = "scamcheck_auth";
-
-std::vector<std::string> split_abilities(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string join_abilities(const std::vector<std::string>& abilities) {
-  std::string out;
-  for (const auto& a : abilities) {
-    if (!out.empty()) out.push_back(',');
-    out += a;
-  }
-  return out;
-}
-
-constexpr char kUserColumns[] =
-    "u.id, u.email, u.name, u.created_at, p.name, p.display_name, p.checks_per_day";
-
-User read_user(const Rows& r, int row, int first) {
-  User user;
-  user.id = r.int64(row, first);
-  user.email = r.text(row, first + 1);
-  user.name = r.text(row, first + 2);
-  user.created_at = iso8601(r.int64(row, first + 3));
-  user.plan.name = r.text(row, first + 4);
-  user.plan.display_name = r.text(row, first + 5);
-  user.plan.checks_per_day = r.opt_int64(row, first + 6);
-  return user;
-}
 
 // The embedded PostgreSQL migrations, by version.
 struct Migration {
@@ -118,6 +87,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     writer_thread_ = std::thread([this] { writer_loop(); });
     listener_thread_ = std::thread([this] { listener_loop(); });
     checks_ = pg::make_check_store(*this);
+    web_ = pg::make_web_store(*this);
     return {};
   }
 
@@ -534,6 +504,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   }
 
   CheckStore& checks() override { return *checks_; }
+  WebStore& web() override { return *web_; }
 
   void flush() override {
     auto promise = std::make_shared<std::promise<Status>>();
@@ -629,6 +600,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   }
 
   bool counts_at_reservation() const override { return true; }
+  void auth_changed() override { tokens_->changed(); }
 
  private:
   struct Write {
@@ -772,6 +744,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   std::chrono::steady_clock::time_point next_cache_purge_{};   // writer thread only
 
   std::unique_ptr<CheckStore> checks_;
+  std::unique_ptr<WebStore> web_;
   std::mutex keys_mutex_;
   std::unordered_map<std::string, std::string> keys_;
 };
