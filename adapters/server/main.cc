@@ -335,7 +335,7 @@ int run(int argc, char** argv) {
       "(a libpq URI; migrated on start; several serve processes may share it)")
       ->capture_default_str();
   opt("--database-pool", flags.database_pool, "SCAMCHECK_DATABASE_POOL",
-      "PostgreSQL: connections for requests (besides one writer and one listener)")
+      "PostgreSQL: connections for requests (besides two writers and one listener)")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
   opt("--base-url", flags.base_url, "SCAMCHECK_BASE_URL", "Public base URL of this server");

@@ -6,8 +6,9 @@ socket in that directory, and a fresh database per server under test. As
 root, initdb and postgres (which refuse to run as root) run as the
 `postgres` user (or `nobody`) through runuser.
 
-  pg_cluster.py start DIR    # CTest fixture setup: prints the URL of DIR's cluster
-  pg_cluster.py stop DIR     # CTest fixture cleanup
+  pg_cluster.py start DIR [NAME=VALUE...]   # CTest fixture setup (settings such as
+                                            # fsync=off); prints the URL of DIR's cluster
+  pg_cluster.py stop DIR                    # CTest fixture cleanup
 
 Without the PostgreSQL binaries `start` prints the skip marker
 (SCAMCHECK_SKIP:) and exits 0, unless CI is set: then it fails.
@@ -124,7 +125,7 @@ class Cluster:
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("start", "stop"):
+    if len(sys.argv) < 3 or sys.argv[1] not in ("start", "stop"):
         print(__doc__, file=sys.stderr)
         return 64
     cluster = Cluster(sys.argv[2])
@@ -137,7 +138,7 @@ def main():
     cluster.destroy()  # what a crashed earlier run left
     cluster = Cluster(sys.argv[2])
     started = time.monotonic()
-    cluster.start(settings=("fsync=off",))
+    cluster.start(settings=sys.argv[3:])
     print(f"PostgreSQL at {cluster.url()} ({time.monotonic() - started:.1f} s)")
     return 0
 

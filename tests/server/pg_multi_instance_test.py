@@ -147,6 +147,15 @@ class Shared(unittest.TestCase):
         for server in (b, c):
             self.assertEqual(server.request("GET", "/api/v1/reports/" + report["id"],
                                             token=token)[0], 200)
+        # A URL scan's cached reputation answers, written by one, answer the
+        # same scan on another (not counted).
+        free = a.user("urlcache@example.com", plan="free")
+        code, h, _, first = a.scan(free, "https://login.example.net/verify", kind="url")
+        self.assertEqual((code, h["x-ratelimit-remaining"]), (200, "9"))
+        self.assertEqual([u["cached"] for u in first["urls"]], [False])
+        code, h, _, again = b.scan(free, "https://login.example.net/verify", kind="url")
+        self.assertEqual((code, h["x-ratelimit-remaining"]), (200, "9"))
+        self.assertEqual([u["cached"] for u in again["urls"]], [True])
         # A check created on one, polled on another.
         code, _, _, body = a.request("POST", "/api/checks",
                                      {"type": "text", "content": base.SCAM}, token=token)

@@ -253,10 +253,11 @@ class SharedCounters {
  public:
   virtual ~SharedCounters() = default;
   // Counts one use of the user's daily allowance on `day` unless `limit`
-  // uses are counted already (nullopt: no limit). The count after this use,
-  // or nullopt when refused. With shared counters the store does not count
-  // stored reports and checks of signed-in users again: the reservation is
-  // the count.
+  // uses are counted already. The count after this use, or nullopt when
+  // refused. Without a limit (nullopt) nothing is refused and the count may
+  // be written later (0 is returned). With shared counters the store does
+  // not count stored reports and checks of signed-in users again: the
+  // reservation is the count.
   virtual Result<std::optional<std::int64_t>> reserve_daily(std::int64_t user_id,
                                                             const std::string& day,
                                                             std::optional<std::int64_t> limit) = 0;

@@ -35,6 +35,9 @@ constexpr std::int64_t kMigrationLock = 0x7363616d63686b;
 constexpr std::chrono::seconds kWindowPurgeInterval{60};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 constexpr char kNotifyChannel[] = "scamcheck_auth";
+// Writer threads (each with its connection): while one waits for its
+// commit to be flushed, the next takes what queued meanwhile.
+constexpr std::size_t kWriters = 2;
 
 // The embedded PostgreSQL migrations, by version.
 struct Migration {
@@ -63,9 +66,7 @@ Result<std::vector<Migration>> migrations() {
 class PgStore final : public Store, public SharedCounters, public pg::Executor {
  public:
   PgStore(std::string url, const StoreOptions& options)
-      : url_(std::move(url)),
-        writer_(url_),
-        tokens_(std::make_unique<TokenCache>(AuthEpoch::in_process())) {
+      : url_(std::move(url)), tokens_(std::make_unique<TokenCache>(AuthEpoch::in_process())) {
     const int size = std::clamp(options.pool_size, 1, 256);
     for (int i = 0; i < size; ++i) pool_.push_back(std::make_unique<Connection>(url_));
   }
@@ -76,7 +77,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       stopping_ = true;
     }
     queue_cv_.notify_all();
-    if (writer_thread_.joinable()) writer_thread_.join();
+    for (std::thread& t : writer_threads_) t.join();
     listener_stopping_ = true;
     if (listener_thread_.joinable()) listener_thread_.join();
   }
@@ -84,7 +85,10 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   Status open() {
     // One connection now: a database that cannot be reached fails the start.
     if (Status s = pool_.front()->ensure(); !s.ok()) return s;
-    writer_thread_ = std::thread([this] { writer_loop(); });
+    for (std::size_t i = 0; i < kWriters; ++i) {
+      writers_.push_back(std::make_unique<Connection>(url_));
+      writer_threads_.emplace_back([this, i] { writer_loop(i); });
+    }
     listener_thread_ = std::thread([this] { listener_loop(); });
     checks_ = pg::make_check_store(*this);
     web_ = pg::make_web_store(*this);
@@ -519,15 +523,29 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   // ---- SharedCounters ----
   Result<std::optional<std::int64_t>> reserve_daily(std::int64_t user_id, const std::string& day,
                                                     std::optional<std::int64_t> limit) override {
+    if (!limit) {
+      // Nothing to refuse: the count (usage statistics) joins the writer's
+      // next transaction, with the report it belongs to.
+      write(
+          [user_id, day](Connection& c) -> Status {
+            Result<Rows> r = c.query(
+                "INSERT INTO usage_daily AS u (user_id, day, count) VALUES ($1, $2, 1) "
+                "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1",
+                Params().add(user_id).add(day));
+            return r.ok() ? Status() : r.status();
+          },
+          nullptr);
+      return std::optional<std::int64_t>(0);
+    }
     std::optional<std::int64_t> count;
     Status status = run([&](Connection& c) -> Status {
       // One statement: concurrent reservations of every process are
       // serialized on the row, and none passes the limit.
       Result<Rows> r = c.query(
           "INSERT INTO usage_daily AS u (user_id, day, count) SELECT $1, $2, 1 "
-          "WHERE $3::bigint IS NULL OR $3::bigint > 0 "
+          "WHERE $3::bigint > 0 "
           "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1 "
-          "WHERE $3::bigint IS NULL OR u.count < $3::bigint RETURNING count",
+          "WHERE u.count < $3::bigint RETURNING count",
           Params().add(user_id).add(day).add(limit));
       if (!r.ok()) return r.status();
       if (!r->empty()) count = r->int64(0, 0);
@@ -537,14 +555,23 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     return count;
   }
 
+  // Queued like an unlimited user's count. Should the release commit before
+  // that count (another writer), it finds nothing to give back: at worst a
+  // failed scan stays counted in the statistics.
   void release_daily(std::int64_t user_id, const std::string& day) override {
-    Status status = run([&](Connection& c) -> Status {
-      Result<Rows> r = c.query(
-          "UPDATE usage_daily SET count = count - 1 WHERE user_id = $1 AND day = $2 AND count > 0",
-          Params().add(user_id).add(day));
-      return r.ok() ? Status() : r.status();
-    });
-    if (!status.ok()) LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
+    write(
+        [user_id, day](Connection& c) -> Status {
+          Result<Rows> r = c.query(
+              "UPDATE usage_daily SET count = count - 1 WHERE user_id = $1 AND day = $2 AND "
+              "count > 0",
+              Params().add(user_id).add(day));
+          return r.ok() ? Status() : r.status();
+        },
+        [](Status status) {
+          if (!status.ok()) {
+            LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
+          }
+        });
   }
 
   Result<std::optional<std::int64_t>> hit_window(const std::string& key, std::int64_t window_start,
@@ -608,7 +635,8 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     std::function<void(Status)> done;
   };
 
-  void writer_loop() {
+  void writer_loop(std::size_t index) {
+    Connection& conn = *writers_[index];
     std::vector<Write> batch;
     for (;;) {
       {
@@ -620,39 +648,35 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
                      std::make_move_iterator(queue_.end()));
         queue_.clear();
       }
-      if (!batch.empty()) run_batch(batch);
+      if (!batch.empty()) run_batch(conn, batch);
       batch.clear();
-      purge();
+      if (index == 0) purge(conn);
     }
   }
 
-  // Everything queued as one transaction, a savepoint per write.
-  void run_batch(std::vector<Write>& batch) {
+  // Everything taken from the queue as one transaction. When one write
+  // fails, the batch is rolled back and each write runs again in a
+  // transaction of its own, so one bad write does not fail the others.
+  void run_batch(Connection& conn, std::vector<Write>& batch) {
     std::vector<Status> results(batch.size());
-    Status begin = writer_.exec("BEGIN");
-    if (begin.ok()) {
-      bool lost = false;
-      for (std::size_t i = 0; i < batch.size() && !lost; ++i) {
-        if (Status s = writer_.exec("SAVEPOINT w"); !s.ok()) {
-          results[i] = s;
-          lost = writer_.raw() == nullptr;
+    Status status = conn.exec("BEGIN");
+    for (std::size_t i = 0; i < batch.size() && status.ok(); ++i) {
+      status = batch[i].run(conn);
+    }
+    if (status.ok()) status = conn.exec("COMMIT");
+    if (!status.ok()) {
+      (void)conn.exec("ROLLBACK");
+      const bool one_by_one = batch.size() > 1 && conn.raw() != nullptr;
+      for (std::size_t i = 0; i < batch.size(); ++i) {
+        if (!one_by_one) {
+          results[i] = status;
           continue;
         }
-        results[i] = batch[i].run(writer_);
-        if (writer_.raw() == nullptr) {  // the connection is gone, and the transaction
-          lost = true;
-          break;
-        }
-        (void)writer_.exec(results[i].ok() ? "RELEASE w" : "ROLLBACK TO w");
+        results[i] = conn.exec("BEGIN");
+        if (results[i].ok()) results[i] = batch[i].run(conn);
+        if (results[i].ok()) results[i] = conn.exec("COMMIT");
+        if (!results[i].ok()) (void)conn.exec("ROLLBACK");
       }
-      Status commit = lost ? Status::unavailable("postgresql: the connection was lost")
-                           : writer_.exec("COMMIT");
-      if (!commit.ok()) {
-        (void)writer_.exec("ROLLBACK");
-        std::fill(results.begin(), results.end(), commit);
-      }
-    } else {
-      std::fill(results.begin(), results.end(), begin);
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       if (batch[i].done) batch[i].done(std::move(results[i]));
@@ -661,12 +685,12 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
   // Minute windows that ended answer nothing any more; neither do cache
   // rows older than kUrlCacheTtl.
-  void purge() {
+  void purge(Connection& conn) {
     const auto now = std::chrono::steady_clock::now();
     if (now >= next_window_purge_) {
       next_window_purge_ = now + kWindowPurgeInterval;
-      Result<Rows> r = writer_.query("DELETE FROM minute_windows WHERE window_start < $1",
-                                     Params().add(unix_now() - 120));
+      Result<Rows> r = conn.query("DELETE FROM minute_windows WHERE window_start < $1",
+                                  Params().add(unix_now() - 120));
       if (!r.ok()) LogLine(LogLevel::kWarn, "store_error").field("error", r.status().to_string());
     }
     if (now >= next_cache_purge_) {
@@ -674,7 +698,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       const std::int64_t before = unix_now() - kUrlCacheTtl.count();
       for (const char* sql : {"DELETE FROM url_cache WHERE created_at < $1",
                               "DELETE FROM url_reputations WHERE checked_at < $1"}) {
-        Result<Rows> r = writer_.query(sql, Params().add(before));
+        Result<Rows> r = conn.query(sql, Params().add(before));
         if (!r.ok()) {
           LogLine(LogLevel::kWarn, "store_error").field("error", r.status().to_string());
         }
@@ -729,7 +753,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
   std::string url_;
   std::vector<std::unique_ptr<Connection>> pool_;
-  Connection writer_;  // the writer thread's
+  std::vector<std::unique_ptr<Connection>> writers_;  // one per writer thread
   std::unique_ptr<TokenCache> tokens_;
   std::atomic<bool> listening_{false};
   std::atomic<bool> listener_stopping_{false};
@@ -739,9 +763,9 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   std::condition_variable queue_cv_;
   std::deque<Write> queue_;
   bool stopping_ = false;
-  std::thread writer_thread_;
-  std::chrono::steady_clock::time_point next_window_purge_{};  // writer thread only
-  std::chrono::steady_clock::time_point next_cache_purge_{};   // writer thread only
+  std::vector<std::thread> writer_threads_;
+  std::chrono::steady_clock::time_point next_window_purge_{};  // the first writer only
+  std::chrono::steady_clock::time_point next_cache_purge_{};   // the first writer only
 
   std::unique_ptr<CheckStore> checks_;
   std::unique_ptr<WebStore> web_;

@@ -3,9 +3,10 @@
 //
 // Threads: reads and synchronous writes run on a pool of connections
 // (StoreOptions::pool_size), each on the calling thread; the asynchronous
-// writes (reports, checks, token uses, reputation answers) go to one writer
-// thread and connection that commits what has queued up as one transaction,
-// a savepoint per write, and only then calls back. Every statement is
+// writes (reports, checks, token uses, reputation answers, unlimited users'
+// usage counts) go to two writer threads, each with its connection, that
+// commit what has queued up as one transaction and only then call back (a
+// failed write makes its batch run again one write per transaction). Every statement is
 // prepared once per connection and takes its values as parameters.
 //
 // Shared state lives in the database: the daily allowance and the minute
