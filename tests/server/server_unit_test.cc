@@ -475,7 +475,7 @@ TEST_CASE("SQLite store: web sessions, credentials, sign-in failures, token list
 
 // On the cluster of the CTest fixture (tests/server/pg_cluster.py), named
 // by SCAMCHECK_TEST_PG_CLUSTER: a fresh database each run.
-TEST_CASE("PostgreSQL store: web store") {
+TEST_CASE("PostgreSQL store") {
   const char* cluster = std::getenv("SCAMCHECK_TEST_PG_CLUSTER");
   std::ifstream port_file(std::string(cluster ? cluster : "") + "/port");
   int port = 0;
@@ -497,6 +497,50 @@ TEST_CASE("PostgreSQL store: web store") {
   REQUIRE((*opened)->migrate().ok());
   REQUIRE((*opened)->migrate().ok());  // applied once
   check_web_store(**opened);
+
+  // Writes queued together commit together; one that fails (a duplicate
+  // id) fails alone.
+  Store& store = **opened;
+  auto user = store.find_user("a@example.com");
+  REQUIRE(user.ok());
+  REQUIRE(user->has_value());
+  const auto report = [&](const std::string& id) {
+    StoredReport r;
+    r.public_id = id;
+    r.user_id = (*user)->id;
+    r.kind = "text";
+    r.verdict = "safe";
+    r.created_at = "2030-01-01T00:00:00Z";
+    r.report_json = "{}";
+    return r;
+  };
+  std::vector<std::future<Status>> done;
+  for (const char* id : {"rpt_1", "rpt_1", "rpt_2"}) {
+    auto promise = std::make_shared<std::promise<Status>>();
+    done.push_back(promise->get_future());
+    store.insert_report(report(id), [promise](Status s) { promise->set_value(s); });
+  }
+  CHECK(done[0].get().ok());
+  CHECK_FALSE(done[1].get().ok());
+  CHECK(done[2].get().ok());
+  CHECK(store.get_report((*user)->id, "rpt_2")->has_value());
+
+  // The anonymous allowance: counted and stored only under the limit.
+  for (int i = 0; i < 3; ++i) {
+    NewCheck n;
+    n.check.uuid = fmt::format("00000000-0000-4000-8000-00000000000{}", i);
+    n.check.type = "text";
+    n.check.content = "hello";
+    n.check.locale = "en";
+    n.usage_day = "2030-01-02";
+    n.client = "192.0.2.1";
+    n.anonymous_limit = 2;
+    std::promise<Status> promise;
+    store.checks().insert_check(n, [&promise](Status s) { promise.set_value(s); });
+    const Status s = promise.get_future().get();
+    CHECK(s.code() == (i < 2 ? StatusCode::kOk : StatusCode::kResourceExhausted));
+    CHECK(store.checks().get_check(n.check.uuid)->has_value() == (i < 2));
+  }
 }
 
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {

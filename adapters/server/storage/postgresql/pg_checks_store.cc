@@ -87,50 +87,41 @@ class PgCheckStore final : public CheckStore {
   explicit PgCheckStore(Executor& db) : db_(db) {}
 
   void insert_check(NewCheck check, std::function<void(Status)> done) override {
-    auto shared = std::make_shared<NewCheck>(std::move(check));
-    const bool counted_already = db_.counts_at_reservation();
-    db_.write(
-        [shared, counted_already](Connection& c) -> Status {
-          const NewCheck& n = *shared;
-          const CheckRecord& r = n.check;
-          if (r.user_id && !counted_already) {
-            Result<Rows> u = c.query(
-                "INSERT INTO usage_daily AS u (user_id, day, count) VALUES ($1, $2, 1) "
-                "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1",
-                Params().add(*r.user_id).add(n.usage_day));
-            if (!u.ok()) return u.status();
-          } else if (!r.user_id) {
-            // Counted only while under the allowance: one atomic statement,
-            // so concurrent creations of every process cannot overshoot.
-            Result<Rows> u = c.query(
-                "INSERT INTO client_usage_daily AS d (client, day, count) "
-                "SELECT $1, $2, 1 WHERE $3::bigint > 0 "
-                "ON CONFLICT (client, day) DO UPDATE SET count = d.count + 1 "
-                "WHERE d.count < $3::bigint",
-                Params().add(n.client).add(n.usage_day).add(n.anonymous_limit));
-            if (!u.ok()) return u.status();
-            if (u->affected() == 0) {
-              return Status::resource_exhausted("anonymous daily allowance used up");
-            }
-          }
-          Result<Rows> q = c.query(
-              "INSERT INTO checks (uuid, user_id, client, type, content, url, locale, status, "
-              "webhook_status, via_workflow, created_ms, deadline_ms, run_at_ms) VALUES "
-              "($1, $2, $3, $4, $5, $6, $7, 'processing', 'processing', $8, $9, $10, $9)",
-              Params()
-                  .add(r.uuid)
-                  .add(r.user_id)
-                  .add(n.client)
-                  .add(r.type)
-                  .add_bytes(r.content)
-                  .add(r.url)
-                  .add(r.locale)
-                  .add(r.via_workflow)
-                  .add(r.created_at)
-                  .add(r.deadline));
-          return q.ok() ? Status() : q.status();
-        },
-        std::move(done));
+    const CheckRecord& r = check.check;
+    WriteOp op;
+    if (r.user_id && !db_.counts_at_reservation()) {
+      op.push_back(
+          {"INSERT INTO usage_daily AS u (user_id, day, count) VALUES ($1, $2, 1) "
+           "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1",
+           Params().add(*r.user_id).add(check.usage_day), std::nullopt});
+    }
+    Params p;
+    p.add(r.uuid).add(r.user_id).add(check.client).add(r.type).add_bytes(r.content).add(r.url);
+    p.add(r.locale).add(r.via_workflow).add(r.created_at).add(r.deadline);
+    if (r.user_id) {
+      op.push_back(
+          {"INSERT INTO checks (uuid, user_id, client, type, content, url, locale, "
+           "status, webhook_status, via_workflow, created_ms, deadline_ms, run_at_ms) "
+           "VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', 'processing', $8, $9, "
+           "$10, $9)",
+           std::move(p), std::nullopt});
+    } else {
+      // Counted only while under the allowance, and stored only when
+      // counted: one atomic statement, so concurrent creations of every
+      // process cannot overshoot.
+      p.add(check.usage_day).add(check.anonymous_limit);
+      op.push_back(
+          {"WITH counted AS (INSERT INTO client_usage_daily AS d (client, day, count) "
+           "SELECT $3, $11, 1 WHERE $12::bigint > 0 "
+           "ON CONFLICT (client, day) DO UPDATE SET count = d.count + 1 "
+           "WHERE d.count < $12::bigint RETURNING 1) "
+           "INSERT INTO checks (uuid, user_id, client, type, content, url, locale, "
+           "status, webhook_status, via_workflow, created_ms, deadline_ms, run_at_ms) "
+           "SELECT $1, $2, $3, $4, $5, $6, $7, 'processing', 'processing', $8, $9, $10, "
+           "$9 WHERE EXISTS (SELECT 1 FROM counted)",
+           std::move(p), std::string("anonymous daily allowance used up")});
+    }
+    db_.write(std::move(op), std::move(done));
   }
 
   Result<std::optional<CheckRecord>> get_check(const std::string& uuid) override {

@@ -179,20 +179,25 @@ Status Connection::failed(PGresult* result, std::string_view what) {
   return Status::unavailable(fmt::format("postgresql: {}: {}", what, message));
 }
 
+Result<std::string> Connection::prepare(const std::string& sql) {
+  auto it = prepared_.find(sql);
+  if (it != prepared_.end()) return it->second;
+  std::string name = fmt::format("s{}", prepared_.size());
+  PGresult* prepared = PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr);
+  if (PQresultStatus(prepared) != PGRES_COMMAND_OK) return failed(prepared, "prepare");
+  PQclear(prepared);
+  prepared_.emplace(sql, name);
+  return name;
+}
+
 Result<Rows> Connection::query(const std::string& sql, const Params& params) {
   if (Status s = ensure(); !s.ok()) return s;
-  auto it = prepared_.find(sql);
-  if (it == prepared_.end()) {
-    std::string name = fmt::format("s{}", prepared_.size());
-    PGresult* prepared = PQprepare(conn_, name.c_str(), sql.c_str(), 0, nullptr);
-    if (PQresultStatus(prepared) != PGRES_COMMAND_OK) return failed(prepared, "prepare");
-    PQclear(prepared);
-    it = prepared_.emplace(sql, std::move(name)).first;
-  }
+  Result<std::string> name = prepare(sql);
+  if (!name.ok()) return name.status();
   const std::vector<const char*> values = params.pointers();
   PGresult* result =
-      PQexecPrepared(conn_, it->second.c_str(), params.size(), values.data(),
-                     params.lengths().data(), params.formats().data(), /*resultFormat=*/0);
+      PQexecPrepared(conn_, name->c_str(), params.size(), values.data(), params.lengths().data(),
+                     params.formats().data(), /*resultFormat=*/0);
   const ExecStatusType rc = PQresultStatus(result);
   if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK) return failed(result, "query");
   return Rows(result);
@@ -209,6 +214,100 @@ Status Connection::exec(const std::string& sql) {
   if (rc != PGRES_COMMAND_OK && rc != PGRES_TUPLES_OK) return failed(result, "exec");
   PQclear(result);
   if (sql == "BEGIN") in_transaction_ = true;
+  return {};
+}
+
+Status Connection::pipeline(const std::vector<const WriteOp*>& ops, std::vector<Status>* results) {
+  results->assign(ops.size(), Status());
+  if (Status s = ensure(); !s.ok()) {
+    std::fill(results->begin(), results->end(), s);
+    return s;
+  }
+  std::vector<std::string> names;
+  for (const WriteOp* op : ops) {
+    for (const Statement& st : *op) {
+      Result<std::string> name = prepare(st.sql);
+      if (!name.ok()) {
+        std::fill(results->begin(), results->end(), name.status());
+        return name.status();
+      }
+      names.push_back(std::move(*name));
+    }
+  }
+  const auto lost = [&](std::string_view what) {
+    Status s = Status::unavailable(
+        fmt::format("postgresql: {}: {}", what, conn_ ? PQerrorMessage(conn_) : "no connection"));
+    close();
+    std::fill(results->begin(), results->end(), s);
+    return s;
+  };
+  if (PQenterPipelineMode(conn_) != 1) return lost("pipeline");
+  bool sent = PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  std::size_t k = 0;
+  for (const WriteOp* op : ops) {
+    for (const Statement& st : *op) {
+      const std::vector<const char*> values = st.params.pointers();
+      sent = sent &&
+             PQsendQueryPrepared(conn_, names[k++].c_str(), st.params.size(), values.data(),
+                                 st.params.lengths().data(), st.params.formats().data(), 0) == 1;
+    }
+  }
+  sent = sent && PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  sent = sent && PQpipelineSync(conn_) == 1 && PQflush(conn_) == 0;
+  if (!sent) return lost("send");
+
+  // One result per query (then a null), in the order sent; the sync last.
+  Status first_error;
+  const auto next = [&](Status* status, std::int64_t* affected) -> bool {
+    PGresult* r = PQgetResult(conn_);
+    if (r == nullptr) return false;
+    const ExecStatusType rc = PQresultStatus(r);
+    if (rc == PGRES_COMMAND_OK || rc == PGRES_TUPLES_OK) {
+      const char* n = PQcmdTuples(r);
+      if (affected) *affected = n && *n ? std::strtoll(n, nullptr, 10) : 0;
+    } else if (rc == PGRES_PIPELINE_ABORTED) {
+      *status = Status::unavailable("postgresql: not run: an earlier write of its batch failed");
+    } else {
+      std::string message = PQresultErrorMessage(r);
+      while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) {
+        message.pop_back();
+      }
+      *status = Status::unavailable("postgresql: " + message);
+      if (first_error.ok()) first_error = *status;
+    }
+    PQclear(r);
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // to the query's end
+    return true;
+  };
+  Status begin;
+  if (!next(&begin, nullptr)) return lost("pipeline");
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (const Statement& st : *ops[i]) {
+      Status status;
+      std::int64_t affected = -1;
+      if (!next(&status, &affected)) return lost("pipeline");
+      if (!status.ok() && (*results)[i].ok()) (*results)[i] = status;
+      if (status.ok() && st.must_change && affected == 0 && (*results)[i].ok()) {
+        (*results)[i] = Status::resource_exhausted(*st.must_change);
+      }
+    }
+  }
+  Status commit;
+  if (!next(&commit, nullptr)) return lost("pipeline");
+  PGresult* sync = PQgetResult(conn_);
+  const bool synced = sync != nullptr && PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+  if (sync) PQclear(sync);
+  if (!synced || PQexitPipelineMode(conn_) != 1) return lost("pipeline");
+  if (first_error.ok() && !commit.ok()) first_error = commit;
+  if (!first_error.ok()) {
+    // The transaction block is aborted, not ended: end it.
+    PGresult* rollback = PQexec(conn_, "ROLLBACK");
+    if (rollback) PQclear(rollback);
+    for (Status& s : *results) {
+      if (s.ok() || s.code() == StatusCode::kResourceExhausted) s = first_error;
+    }
+    return first_error;
+  }
   return {};
 }
 

@@ -72,6 +72,17 @@ class Rows {
   std::shared_ptr<PGresult> result_;
 };
 
+// One statement of a queued write.
+struct Statement {
+  std::string sql;
+  Params params;
+  // When set, a statement that changes no row fails its write with
+  // kResourceExhausted and this message (and changes nothing).
+  std::optional<std::string> must_change;
+};
+// A queued write: statements committed together.
+using WriteOp = std::vector<Statement>;
+
 // One connection, used by one thread at a time (guarded by `mutex`).
 class Connection {
  public:
@@ -91,11 +102,16 @@ class Connection {
   Result<Rows> query(const std::string& sql, const Params& params = {});
   // Runs statements without parameters (BEGIN, migrations).
   Status exec(const std::string& sql);
+  // Runs `ops` in one transaction, pipelined: one round trip for all. Sets
+  // each op's status; not OK (and nothing committed) when a statement or
+  // the commit failed, so the caller can run the ops again one by one.
+  Status pipeline(const std::vector<const WriteOp*>& ops, std::vector<Status>* results);
   PGconn* raw() { return conn_; }
   void close();
 
  private:
   Status failed(PGresult* result, std::string_view what);
+  Result<std::string> prepare(const std::string& sql);  // the statement's name
   bool alive();
   std::string url_;
   PGconn* conn_ = nullptr;
@@ -116,8 +132,8 @@ class Executor {
   // Runs `fn` in a transaction on a pool connection (committed when it
   // returns OK, rolled back otherwise).
   virtual Status transaction(const std::function<Status(Connection&)>& fn) = 0;
-  // Queues `fn` for the writer thread; `done` runs there after the commit.
-  virtual void write(std::function<Status(Connection&)> fn, std::function<void(Status)> done) = 0;
+  // Queues `op` for a writer thread; `done` runs there after the commit.
+  virtual void write(WriteOp op, std::function<void(Status)> done) = 0;
   // Whether signed-in usage is counted at reservation (SharedCounters).
   virtual bool counts_at_reservation() const = 0;
   // Users, tokens or plans changed here: this process's token cache is

@@ -38,6 +38,8 @@ constexpr char kNotifyChannel[] = "scamcheck_auth";
 // Writer threads (each with its connection): while one waits for its
 // commit to be flushed, the next takes what queued meanwhile.
 constexpr std::size_t kWriters = 2;
+// Writes per pipelined transaction at most (bounds what is in flight).
+constexpr std::size_t kMaxPipeline = 256;
 
 // The embedded PostgreSQL migrations, by version.
 struct Migration {
@@ -301,13 +303,9 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
   void touch_token(std::int64_t token_id, std::int64_t now) override {
     tokens_->touched(token_id, now);
-    write(
-        [token_id, now](Connection& c) -> Status {
-          Result<Rows> r = c.query("UPDATE tokens SET last_used_at = $1 WHERE id = $2",
-                                   Params().add(now).add(token_id));
-          return r.ok() ? Status() : r.status();
-        },
-        nullptr);
+    write({{"UPDATE tokens SET last_used_at = $1 WHERE id = $2", Params().add(now).add(token_id),
+            std::nullopt}},
+          nullptr);
   }
 
   Result<std::int64_t> usage_count(std::int64_t user_id, const std::string& day) override {
@@ -324,39 +322,33 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   }
 
   void insert_report(StoredReport report, std::function<void(Status)> done) override {
-    auto shared = std::make_shared<StoredReport>(std::move(report));
-    write(
-        [shared](Connection& c) -> Status {
-          const StoredReport& r = *shared;
-          Params p;
-          p.add(r.public_id).add(r.user_id).add(r.kind).add(r.verdict).add(r.created_at);
-          p.add(r.report_json);
-          if (r.content) {
-            p.add_bytes(*r.content);
-          } else {
-            p.add_null();
-          }
-          Result<Rows> inserted = c.query(
-              "INSERT INTO reports (public_id, user_id, kind, verdict, created_at, report_json, "
-              "content) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-              p);
-          if (!inserted.ok()) return inserted.status();
-          // The count was taken by the reservation (reserve_daily).
-          if (r.url_cache) {
-            Result<Rows> cached = c.query(
-                "INSERT INTO url_cache (user_id, content_key, reputations, created_at) "
-                "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, content_key) DO UPDATE SET "
-                "reputations = excluded.reputations, created_at = excluded.created_at",
-                Params()
-                    .add(r.user_id)
-                    .add(r.url_cache->key)
-                    .add(r.url_cache->reputations_json)
-                    .add(r.url_cache->created_at));
-            if (!cached.ok()) return cached.status();
-          }
-          return {};
-        },
-        std::move(done));
+    pg::WriteOp op;
+    Params p;
+    p.add(report.public_id).add(report.user_id).add(report.kind).add(report.verdict);
+    p.add(report.created_at).add(report.report_json);
+    if (report.content) {
+      p.add_bytes(*report.content);
+    } else {
+      p.add_null();
+    }
+    op.push_back(
+        {"INSERT INTO reports (public_id, user_id, kind, verdict, created_at, "
+         "report_json, content) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+         std::move(p), std::nullopt});
+    // The count was taken by the reservation (reserve_daily).
+    if (report.url_cache) {
+      op.push_back(
+          {"INSERT INTO url_cache (user_id, content_key, reputations, created_at) "
+           "VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, content_key) DO UPDATE SET "
+           "reputations = excluded.reputations, created_at = excluded.created_at",
+           Params()
+               .add(report.user_id)
+               .add(report.url_cache->key)
+               .add(report.url_cache->reputations_json)
+               .add(report.url_cache->created_at),
+           std::nullopt});
+    }
+    write(std::move(op), std::move(done));
   }
 
   Result<std::optional<std::string>> get_report(std::int64_t user_id,
@@ -451,24 +443,19 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
   void reputations_put(std::vector<std::pair<Sha256, std::string>> answers,
                        std::int64_t now) override {
-    auto shared = std::make_shared<decltype(answers)>(std::move(answers));
-    write(
-        [shared, now](Connection& c) -> Status {
-          for (const auto& [key, reputation] : *shared) {
-            Result<Rows> r = c.query(
-                "INSERT INTO url_reputations (url_key, reputation, checked_at) "
-                "VALUES ($1, $2, $3) ON CONFLICT (url_key) DO UPDATE SET "
-                "reputation = excluded.reputation, checked_at = excluded.checked_at",
-                Params().add(key).add(reputation).add(now));
-            if (!r.ok()) return r.status();
-          }
-          return {};
-        },
-        [](Status status) {
-          if (!status.ok()) {
-            LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
-          }
-        });
+    pg::WriteOp op;
+    for (const auto& [key, reputation] : answers) {
+      op.push_back(
+          {"INSERT INTO url_reputations (url_key, reputation, checked_at) "
+           "VALUES ($1, $2, $3) ON CONFLICT (url_key) DO UPDATE SET "
+           "reputation = excluded.reputation, checked_at = excluded.checked_at",
+           Params().add(key).add(reputation).add(now), std::nullopt});
+    }
+    write(std::move(op), [](Status status) {
+      if (!status.ok()) {
+        LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
+      }
+    });
   }
 
   Result<std::string> server_key(const std::string& name) override {
@@ -513,8 +500,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   void flush() override {
     auto promise = std::make_shared<std::promise<Status>>();
     std::future<Status> future = promise->get_future();
-    write([](Connection&) -> Status { return {}; },
-          [promise](Status s) { promise->set_value(std::move(s)); });
+    write({}, [promise](Status s) { promise->set_value(std::move(s)); });
     (void)future.get();
   }
 
@@ -526,15 +512,10 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     if (!limit) {
       // Nothing to refuse: the count (usage statistics) joins the writer's
       // next transaction, with the report it belongs to.
-      write(
-          [user_id, day](Connection& c) -> Status {
-            Result<Rows> r = c.query(
-                "INSERT INTO usage_daily AS u (user_id, day, count) VALUES ($1, $2, 1) "
-                "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1",
-                Params().add(user_id).add(day));
-            return r.ok() ? Status() : r.status();
-          },
-          nullptr);
+      write({{"INSERT INTO usage_daily AS u (user_id, day, count) VALUES ($1, $2, 1) "
+              "ON CONFLICT (user_id, day) DO UPDATE SET count = u.count + 1",
+              Params().add(user_id).add(day), std::nullopt}},
+            nullptr);
       return std::optional<std::int64_t>(0);
     }
     std::optional<std::int64_t> count;
@@ -559,19 +540,14 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   // that count (another writer), it finds nothing to give back: at worst a
   // failed scan stays counted in the statistics.
   void release_daily(std::int64_t user_id, const std::string& day) override {
-    write(
-        [user_id, day](Connection& c) -> Status {
-          Result<Rows> r = c.query(
-              "UPDATE usage_daily SET count = count - 1 WHERE user_id = $1 AND day = $2 AND "
-              "count > 0",
-              Params().add(user_id).add(day));
-          return r.ok() ? Status() : r.status();
-        },
-        [](Status status) {
-          if (!status.ok()) {
-            LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
-          }
-        });
+    write({{"UPDATE usage_daily SET count = count - 1 WHERE user_id = $1 AND day = $2 AND "
+            "count > 0",
+            Params().add(user_id).add(day), std::nullopt}},
+          [](Status status) {
+            if (!status.ok()) {
+              LogLine(LogLevel::kWarn, "store_error").field("error", status.to_string());
+            }
+          });
   }
 
   Result<std::optional<std::int64_t>> hit_window(const std::string& key, std::int64_t window_start,
@@ -618,10 +594,10 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     });
   }
 
-  void write(std::function<Status(Connection&)> fn, std::function<void(Status)> done) override {
+  void write(pg::WriteOp op, std::function<void(Status)> done) override {
     {
       std::lock_guard lock(queue_mutex_);
-      queue_.push_back(Write{std::move(fn), std::move(done)});
+      queue_.push_back(Write{std::move(op), std::move(done)});
     }
     queue_cv_.notify_one();
   }
@@ -631,7 +607,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
  private:
   struct Write {
-    std::function<Status(Connection&)> run;
+    pg::WriteOp op;
     std::function<void(Status)> done;
   };
 
@@ -654,32 +630,27 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     }
   }
 
-  // Everything taken from the queue as one transaction. When one write
-  // fails, the batch is rolled back and each write runs again in a
-  // transaction of its own, so one bad write does not fail the others.
+  // Everything taken from the queue as one transaction, pipelined (one
+  // round trip). When a write fails, the batch is rolled back and each
+  // write runs again in a transaction of its own, so one bad write does not
+  // fail the others.
   void run_batch(Connection& conn, std::vector<Write>& batch) {
-    std::vector<Status> results(batch.size());
-    Status status = conn.exec("BEGIN");
-    for (std::size_t i = 0; i < batch.size() && status.ok(); ++i) {
-      status = batch[i].run(conn);
-    }
-    if (status.ok()) status = conn.exec("COMMIT");
-    if (!status.ok()) {
-      (void)conn.exec("ROLLBACK");
-      const bool one_by_one = batch.size() > 1 && conn.raw() != nullptr;
-      for (std::size_t i = 0; i < batch.size(); ++i) {
-        if (!one_by_one) {
-          results[i] = status;
-          continue;
+    std::vector<Status> results;
+    for (std::size_t first = 0; first < batch.size(); first += kMaxPipeline) {
+      const std::size_t last = std::min(batch.size(), first + kMaxPipeline);
+      std::vector<const pg::WriteOp*> ops;
+      for (std::size_t i = first; i < last; ++i) ops.push_back(&batch[i].op);
+      Status status = conn.pipeline(ops, &results);
+      if (!status.ok() && ops.size() > 1 && conn.raw() != nullptr) {
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+          std::vector<Status> one;
+          (void)conn.pipeline({ops[i]}, &one);
+          results[i] = std::move(one.front());
         }
-        results[i] = conn.exec("BEGIN");
-        if (results[i].ok()) results[i] = batch[i].run(conn);
-        if (results[i].ok()) results[i] = conn.exec("COMMIT");
-        if (!results[i].ok()) (void)conn.exec("ROLLBACK");
       }
-    }
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (batch[i].done) batch[i].done(std::move(results[i]));
+      for (std::size_t i = first; i < last; ++i) {
+        if (batch[i].done) batch[i].done(std::move(results[i - first]));
+      }
     }
   }
 

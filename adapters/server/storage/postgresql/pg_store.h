@@ -5,8 +5,9 @@
 // (StoreOptions::pool_size), each on the calling thread; the asynchronous
 // writes (reports, checks, token uses, reputation answers, unlimited users'
 // usage counts) go to two writer threads, each with its connection, that
-// commit what has queued up as one transaction and only then call back (a
-// failed write makes its batch run again one write per transaction). Every statement is
+// commit what has queued up as one pipelined transaction (one round trip)
+// and only then call back (a failed write makes its batch run again one
+// write per transaction). Every statement is
 // prepared once per connection and takes its values as parameters.
 //
 // Shared state lives in the database: the daily allowance and the minute
