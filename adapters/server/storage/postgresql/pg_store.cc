@@ -644,6 +644,10 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       if (!status.ok() && ops.size() > 1 && conn.raw() != nullptr) {
         for (std::size_t i = 0; i < ops.size(); ++i) {
           std::vector<Status> one;
+          if (conn.raw() == nullptr) {  // lost meanwhile: the rest fail like the batch
+            results[i] = status;
+            continue;
+          }
           (void)conn.pipeline({ops[i]}, &one);
           results[i] = std::move(one.front());
         }
