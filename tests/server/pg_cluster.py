@@ -111,8 +111,8 @@ class Cluster:
 
     def psql(self, sql, database="postgres"):
         """Runs SQL; returns its rows as lists of text (unaligned output)."""
-        run = subprocess.run([os.path.join(BIN, "psql"), "-X", "-q", "-tA", "-P", "null=<NULL>", "-v",
-                              "ON_ERROR_STOP=1", "-d", self.url(database), "-c", sql],
+        run = subprocess.run([os.path.join(BIN, "psql"), "-X", "-q", "-tA", "-P", "null=<NULL>",
+                              "-v", "ON_ERROR_STOP=1", "-d", self.url(database), "-c", sql],
                              capture_output=True, text=True, timeout=60)
         if run.returncode != 0:
             raise RuntimeError(f"psql: {run.stderr.strip()}")

@@ -19,7 +19,6 @@ committed examples/deploy/haproxy.cfg (ports adjusted) balances two of them.
 
 import argparse
 import concurrent.futures
-import http.client
 import os
 import re
 import shutil
@@ -28,7 +27,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import unittest
 
