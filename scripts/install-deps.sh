@@ -22,6 +22,9 @@ packages=(
   # scamcheckd web interface: templates with auto-escaping (adapters/server/web)
   libctemplate-dev
   fonts-noto-color-emoji            # its screenshots (scripts/web_screenshots.sh): the actions' emoji
+  # scamcheckd on PostgreSQL (several instances): the client library, and the
+  # server and load balancer its tests (label postgresql) start
+  libpq-dev postgresql-15 haproxy
   # tests and benchmarks
   doctest-dev libbenchmark-dev
   python3-jsonschema                # tests/data/check_schemas.py: data files against their schemas

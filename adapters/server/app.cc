@@ -11,6 +11,8 @@ App::App(const Analyzer& analyzer, Store& store, std::shared_ptr<const Catalog> 
       catalog_(std::move(catalog)),
       quota_(store),
       options_(options),
-      openapi_json_(generate_openapi(route_table())) {}
+      openapi_json_(generate_openapi(route_table())) {
+  api_minutes_.set_shared(store.shared_counters());
+}
 
 }  // namespace scamcheck::server

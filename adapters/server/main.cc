@@ -3,6 +3,7 @@
 //   scamcheckd serve [--listen HOST:PORT] [--database URL] [--feeds-dir DIR] ...
 //   scamcheckd user create --email E --name N [--plan P] [--password-stdin]
 //                                          (password on stdin, not echoed on a terminal)
+//   scamcheckd user set-plan --email E --plan P
 //   scamcheckd token create --email E --name N --abilities a,b [--expires-in DAYS]
 //   scamcheckd token revoke --email E --name N
 //   scamcheckd webhook rotate-secret                           (prints the new secret)
@@ -79,6 +80,7 @@ int fail(const Status& status) {
 struct ServeFlags {
   std::string listen = "127.0.0.1:8080";
   std::string database = "sqlite:scamcheck.db";
+  int database_pool = StoreOptions{}.pool_size;
   std::string base_url;
   unsigned workers = 0;
   double analysis_timeout = 60;
@@ -156,8 +158,9 @@ void log_providers(const adapters::ProviderFlags& flags, const Options& options)
       .field("urlhaus", flags.urlhaus_url.empty() ? "off" : "on");
 }
 
-Result<std::unique_ptr<Store>> open_migrated(const std::string& database) {
-  Result<std::unique_ptr<Store>> store = open_store(database);
+Result<std::unique_ptr<Store>> open_migrated(const std::string& database,
+                                             const StoreOptions& options = {}) {
+  Result<std::unique_ptr<Store>> store = open_store(database, options);
   if (!store.ok()) return store.status();
   if (Status s = (*store)->migrate(); !s.ok()) return s;
   return std::move(*store);
@@ -217,7 +220,9 @@ int serve(const ServeFlags& flags) {
   http.header_timeout = std::chrono::seconds(flags.header_timeout);
   raise_open_file_limit();
 
-  auto store = open_migrated(flags.database);
+  StoreOptions store_options;
+  store_options.pool_size = flags.database_pool;
+  auto store = open_migrated(flags.database, store_options);
   if (!store.ok()) return fail(store.status());
   if (flags.bootstrap) {
     Result<std::optional<std::string>> token = bootstrap_first_user(**store);
@@ -328,8 +333,13 @@ int run(int argc, char** argv) {
   opt("--listen", flags.listen, "SCAMCHECK_LISTEN", "Address to listen on, HOST:PORT (port 0: any)")
       ->capture_default_str();
   opt("--database", flags.database, "SCAMCHECK_DATABASE",
-      "sqlite:PATH (created and migrated on first start)")
+      "sqlite:PATH (created and migrated on first start) or postgresql://USER@HOST:PORT/DB "
+      "(a libpq URI; migrated on start; several serve processes may share it)")
       ->capture_default_str();
+  opt("--database-pool", flags.database_pool, "SCAMCHECK_DATABASE_POOL",
+      "PostgreSQL: connections for requests (besides two writers and one listener)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
   opt("--base-url", flags.base_url, "SCAMCHECK_BASE_URL", "Public base URL of this server");
   opt("--workers", flags.workers, "SCAMCHECK_WORKERS",
       "Threads serving requests and running analyses (default: one per core)")
@@ -426,7 +436,7 @@ int run(int argc, char** argv) {
 
   std::string database = "sqlite:scamcheck.db";
   const auto database_option = [&](CLI::App* cmd) {
-    cmd->add_option("--database", database, "sqlite:PATH")
+    cmd->add_option("--database", database, "sqlite:PATH or postgresql://...")
         ->envname("SCAMCHECK_DATABASE")
         ->capture_default_str();
   };
@@ -448,6 +458,11 @@ int run(int argc, char** argv) {
                         "Read the password from stdin without a prompt (scripts); on a terminal "
                         "it is never echoed");
   database_option(user_create);
+  CLI::App* user_set_plan = user_cmd->add_subcommand(
+      "set-plan", "Move a user to another plan (every running server applies it at once)");
+  user_set_plan->add_option("--email", email, "The user's email")->required();
+  user_set_plan->add_option("--plan", plan, "free, pro or business")->required();
+  database_option(user_set_plan);
 
   CLI::App* token_cmd = app.add_subcommand("token", "Manage API tokens");
   token_cmd->require_subcommand(1);
@@ -494,6 +509,11 @@ int run(int argc, char** argv) {
     if (!user.ok()) return fail(user.status());
     std::printf("created user %s (id %lld, plan %s)\n", user->email.c_str(),
                 static_cast<long long>(user->id), user->plan.name.c_str());
+    return kExitOk;
+  }
+  if (user_set_plan->parsed()) {
+    if (Status s = set_user_plan(**store, email, plan); !s.ok()) return fail(s);
+    std::printf("user %s is on plan %s\n", email.c_str(), plan.c_str());
     return kExitOk;
   }
   if (token_create->parsed()) {

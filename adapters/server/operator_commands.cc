@@ -145,6 +145,12 @@ Result<std::string> create_token(Store& store, const std::string& email, const s
   return value;
 }
 
+Status set_user_plan(Store& store, const std::string& email, const std::string& plan) {
+  Result<User> user = user_by_email(store, email);
+  if (!user.ok()) return user.status();
+  return store.set_user_plan(user->id, plan);
+}
+
 Status revoke_token(Store& store, const std::string& email, const std::string& name) {
   Result<User> user = user_by_email(store, email);
   if (!user.ok()) return user.status();

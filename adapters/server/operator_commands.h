@@ -24,6 +24,10 @@ Result<std::string> create_token(Store& store, const std::string& email, const s
                                  const std::vector<std::string>& abilities,
                                  std::optional<double> expires_in_days);
 
+// Moves the user with `email` to `plan`; kNotFound without such a user,
+// kInvalidArgument for an unknown plan.
+Status set_user_plan(Store& store, const std::string& email, const std::string& plan);
+
 // Revokes the user's active tokens named `name`; kNotFound when none.
 Status revoke_token(Store& store, const std::string& email, const std::string& name);
 

@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -220,8 +219,7 @@ class Checks(unittest.TestCase, Shapes):
         _, _, _, body = create(SERVER, {"type": "text", "content": "forget me " + SCAM}, token=self.alice)
         uuid = body["check"]["uuid"]
         wait_complete(SERVER, uuid, token=self.alice)
-        with sqlite3.connect(SERVER.db) as db:
-            row = db.execute("SELECT content, status FROM checks WHERE uuid = ?", (uuid,)).fetchone()
+        row = base.db_query(SERVER, "SELECT content, status FROM checks WHERE uuid = ?", (uuid,))[0]
         self.assertEqual(row, (None, "completed"))
 
 
@@ -597,9 +595,8 @@ class Durability(unittest.TestCase):
             uuid = body["check"]["uuid"]
             self.assertTrue(wf.wait_for(lambda w: w.dispatches, timeout=5))
             server.stop(signal.SIGKILL)  # the worker holds the check's lease
-            with sqlite3.connect(server.db) as db:
-                row = db.execute("SELECT status, claimed_by IS NOT NULL FROM checks WHERE uuid = ?",
-                                 (uuid,)).fetchone()
+            row = base.db_query(server, "SELECT status, claimed_by IS NOT NULL FROM checks "
+                                "WHERE uuid = ?", (uuid,))[0]
             self.assertEqual(row, ("processing", 1))
             start = time.monotonic()
             again = Server("--analysis-timeout", "4", db_dir=server.dir).start()
@@ -630,7 +627,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--record", help="append every response here (JSON Lines)")
+    parser.add_argument("--database", help="sqlite (default) or postgresql:CLUSTER_DIR")
     args, rest = parser.parse_known_args()
+    base.configure_database(args.database)
     base.BINARY = os.path.abspath(args.binary)
     base.RECORD = args.record
     if base.RECORD and os.path.exists(base.RECORD):

@@ -7,10 +7,15 @@ to it with the standard library only. Every response is appended to a JSON
 Lines file (--record) that openapi_check.mjs checks against /docs/api.
 
   server_test.py --binary build/adapters/server/scamcheckd --record responses.jsonl
+
+With --database postgresql:DIR every server gets a fresh database of the
+PostgreSQL cluster in DIR (pg_cluster.py, the CTest fixture) instead; the
+few cases about the SQLite file itself are skipped there.
 """
 
 import argparse
 import base64
+import functools
 import http.client
 import json
 import os
@@ -25,9 +30,13 @@ import threading
 import time
 import unittest
 
+import pg_cluster  # noqa: E402
+
 BINARY = None
 RECORD = None
 RECORD_LOCK = threading.Lock()
+PG = None  # the pg_cluster.Cluster every server uses, or None: SQLite files
+PG_DATABASES = {}  # server directory -> its database name
 
 SCAM = ("URGENT: your bank account has been suspended. Verify your password and enter the TAN "
         "code at http://secure-bank-login.example.top/verify within 24 hours.")
@@ -35,12 +44,75 @@ SMS = "Your parcel is on hold. Pay 1.99 EUR at https://dhl-track.example.top/pay
 ULID = re.compile(r"^[0-9A-HJKMNP-TV-Z]{26}$")
 
 
+def configure_database(option):
+    """--database: "sqlite" (the default) or "postgresql:DIR" (a started cluster)."""
+    global PG
+    if option in (None, "sqlite"):
+        return
+    if not option.startswith("postgresql:"):
+        raise SystemExit("--database must be sqlite or postgresql:DIR")
+    directory = option[len("postgresql:"):]
+    if not pg_cluster.available() or not os.path.exists(os.path.join(directory, "port")):
+        pg_cluster.skip_or_fail("no PostgreSQL cluster (the PostgreSQL 15 binaries are not "
+                                "installed: apt-get install postgresql-15)")
+    PG = pg_cluster.Cluster(directory)
+
+
+def sqlite_only(reason):
+    """Skips a case about the SQLite file itself when the servers use PostgreSQL."""
+    def wrap(test):
+        @functools.wraps(test)
+        def run(self, *args, **kwargs):
+            if PG is not None:
+                self.skipTest("SQLite only: " + reason)
+            return test(self, *args, **kwargs)
+        return run
+    return wrap
+
+
+def _sql_literal(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, (bytes, bytearray)):
+        return "'\\x" + bytes(value).hex() + "'::bytea"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _sql_value(text):
+    if text == "<NULL>":
+        return None
+    if text.startswith("\\x"):
+        return bytes.fromhex(text[2:])
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    return {"t": True, "f": False}.get(text, text)
+
+
+def db_query(server, sql, params=()):
+    """The rows of `sql` (with ? placeholders) on the server's database, either backend."""
+    if PG is None:
+        with sqlite3.connect(server.db) as db:
+            return db.execute(sql, params).fetchall()
+    parts = sql.split("?")
+    text = parts[0] + "".join(_sql_literal(p) + rest for p, rest in zip(params, parts[1:]))
+    return [tuple(_sql_value(v) for v in row) for row in PG.psql(text, server.dbname)]
+
+
 class Server:
-    """One scamcheckd process on a temporary SQLite file."""
+    """One scamcheckd process on a temporary SQLite file (or PostgreSQL database)."""
 
     def __init__(self, *extra, db_dir=None):
         self.dir = db_dir or tempfile.mkdtemp(prefix="scamcheckd-test-")
         self.db = os.path.join(self.dir, "test.db")
+        self.url = "sqlite:" + self.db
+        if PG is not None:
+            if self.dir not in PG_DATABASES:
+                PG_DATABASES[self.dir] = "t_" + os.path.basename(self.dir).replace("-", "_").lower()
+                PG.create_database(PG_DATABASES[self.dir])
+            self.dbname = PG_DATABASES[self.dir]
+            self.url = PG.url(self.dbname)
         self.extra = list(extra)
         self.proc = None
         self.port = None
@@ -49,7 +121,7 @@ class Server:
     def start(self):
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
-            [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", "sqlite:" + self.db,
+            [BINARY, "serve", "--listen", "127.0.0.1:0", "--database", self.url,
              *self.extra],
             stdout=subprocess.DEVNULL, stderr=self.log)
         deadline = time.monotonic() + 20
@@ -80,7 +152,7 @@ class Server:
         return self.proc.returncode
 
     def cli(self, *args, stdin=""):
-        run = subprocess.run([BINARY, *args, "--database", "sqlite:" + self.db],
+        run = subprocess.run([BINARY, *args, "--database", self.url],
                              input=stdin.encode(), capture_output=True, timeout=60)
         return run.returncode, run.stdout.decode(), run.stderr.decode()
 
@@ -300,9 +372,8 @@ class Auth(unittest.TestCase, ProblemMixin):
         token = SERVER.token("auth@example.com", "used", "*")
         SERVER.request("GET", "/api/v1/reports", token=token)
         time.sleep(0.3)
-        with sqlite3.connect(SERVER.db) as db:
-            row = db.execute("SELECT last_used_at, length(token_hash) FROM tokens "
-                             "WHERE name = 'used'").fetchone()
+        row = db_query(SERVER, "SELECT last_used_at, length(token_hash) FROM tokens "
+                               "WHERE name = 'used'")[0]
         self.assertIsNotNone(row[0])
         self.assertEqual(row[1], 32)  # only the SHA-256 is stored
 
@@ -316,9 +387,8 @@ class Auth(unittest.TestCase, ProblemMixin):
         code, _, _ = SERVER.cli("user", "create", "--email", "auth@example.com", "--name", "a",
                                 stdin="long enough password\n")
         self.assertEqual(code, 65)
-        with sqlite3.connect(SERVER.db) as db:
-            hash_ = db.execute("SELECT password_hash FROM users WHERE email = ?",
-                               ("auth@example.com",)).fetchone()[0]
+        hash_ = db_query(SERVER, "SELECT password_hash FROM users WHERE email = ?",
+                         ("auth@example.com",))[0][0]
         self.assertTrue(hash_.startswith("$argon2id$"))
 
 
@@ -432,9 +502,7 @@ class Scan(unittest.TestCase, ProblemMixin):
     def test_content_is_not_retained_by_default(self):
         _, _, _, r = SERVER.scan(self.token, "retention check " + SMS)
         time.sleep(0.1)
-        with sqlite3.connect(SERVER.db) as db:
-            row = db.execute("SELECT content FROM reports WHERE public_id = ?",
-                             (r["id"],)).fetchone()
+        row = db_query(SERVER, "SELECT content FROM reports WHERE public_id = ?", (r["id"],))[0]
         self.assertIsNone(row[0])
 
 
@@ -574,6 +642,7 @@ class Limits(unittest.TestCase, ProblemMixin):
 
 
 class CachePurge(unittest.TestCase):
+    @sqlite_only("writes rows into the file while the server is stopped")
     def test_expired_cache_rows_are_dropped(self):
         server = Server().start()
         token = server.user("purge@example.com", plan="pro")
@@ -711,6 +780,7 @@ class Durability(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertTrue(all(c == 200 for c in results), results)
 
+    @sqlite_only("overwrites the database file (PostgreSQL: pg_multi_instance_test.py)")
     def test_unreachable_database_is_503(self):
         server = Server().start()
         try:
@@ -734,9 +804,7 @@ class Durability(unittest.TestCase):
         try:
             token = server.user("keep@example.com", plan="pro")
             _, _, _, r = server.scan(token, "keep me " + SMS)
-            with sqlite3.connect(server.db) as db:
-                row = db.execute("SELECT content FROM reports WHERE public_id = ?",
-                                 (r["id"],)).fetchone()
+            row = db_query(server, "SELECT content FROM reports WHERE public_id = ?", (r["id"],))[0]
             self.assertEqual(bytes(row[0]).decode(), "keep me " + SMS)
         finally:
             self.assertEqual(server.stop(), 0)
@@ -861,7 +929,9 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
     parser.add_argument("--record", help="append every response here (JSON Lines)")
+    parser.add_argument("--database", help="sqlite (default) or postgresql:CLUSTER_DIR")
     args, rest = parser.parse_known_args()
+    configure_database(args.database)
     BINARY = os.path.abspath(args.binary)
     RECORD = args.record
     if RECORD and os.path.exists(RECORD):

@@ -18,7 +18,6 @@ import argparse
 import os
 import shutil
 import socket
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -126,9 +125,8 @@ class Documents(unittest.TestCase, ProblemMixin):
                                             token=self.token)
         self.assertEqual(code, 200)
         self.assertEqual(stored["extracted_text"], report["extracted_text"])
-        with sqlite3.connect(SERVER.db) as db:
-            (content,) = db.execute("SELECT content FROM reports WHERE public_id = ?",
-                                    (report["id"],)).fetchone()
+        (content,) = server_test.db_query(SERVER, "SELECT content FROM reports WHERE public_id = ?",
+                                          (report["id"],))[0]
         self.assertIn(content, (None, b""))
 
     def test_docx_with_declared_kind(self):
@@ -332,7 +330,9 @@ def main():
     parser.add_argument("--binary", required=True)
     parser.add_argument("--record", help="append every response here (JSON Lines)")
     parser.add_argument("--qr-fixture", required=True)
+    parser.add_argument("--database", help="sqlite (default) or postgresql:CLUSTER_DIR")
     args, rest = parser.parse_known_args()
+    server_test.configure_database(args.database)
     server_test.BINARY = os.path.abspath(args.binary)
     server_test.RECORD = args.record
     QR_FIXTURE = args.qr_fixture

@@ -50,7 +50,9 @@ CheckApi::CheckApi(App& app, CheckApiOptions options, TrustedProxies proxies,
       options_(std::move(options)),
       proxies_(std::move(proxies)),
       catalogues_(std::move(catalogues)),
-      jobs_(std::make_unique<CheckJobs>(app, options_)) {}
+      jobs_(std::make_unique<CheckJobs>(app, options_)) {
+  limiter_.set_shared(app.store().shared_counters());
+}
 
 CheckApi::~CheckApi() { stop(); }
 

@@ -6,7 +6,9 @@
 // as the report, so the count survives restarts).
 //
 // Counting happens in this process: the first reservation of a user on a
-// day reads the stored count, later ones are in memory. Thread-safe.
+// day reads the stored count, later ones are in memory. With a store shared
+// by several processes (PostgreSQL) each reservation is counted in the
+// database instead (SharedCounters, store.h). Thread-safe.
 #ifndef SCAMCHECK_ADAPTERS_SERVER_AUTH_QUOTA_H_
 #define SCAMCHECK_ADAPTERS_SERVER_AUTH_QUOTA_H_
 

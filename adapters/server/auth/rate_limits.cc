@@ -34,6 +34,17 @@ RateDecision MinuteLimiter::hit(const std::string& key, std::int64_t limit, std:
   RateDecision d;
   d.limit = limit;
   d.reset = start + kWindowSeconds;
+  if (shared_ != nullptr) {
+    Result<std::optional<std::int64_t>> count = shared_->hit_window(key, start, limit);
+    if (count.ok()) {
+      d.allowed = count->has_value();
+      d.remaining = d.allowed ? std::max<std::int64_t>(0, limit - **count) : 0;
+      if (!d.allowed) d.retry_after = std::max<std::int64_t>(1, d.reset - now);
+      return d;
+    }
+    // The database did not answer: this process's own window decides (the
+    // request itself will most likely fail on the store too).
+  }
   std::lock_guard lock(mutex_);
   if (now - last_sweep_ >= kWindowSeconds) {
     // Forget keys of past windows, so idle clients cost no memory.

@@ -3,9 +3,9 @@
 //
 // A window is one clock minute (it ends at the next multiple of 60 Unix
 // seconds); each key counts the requests it was allowed in the current
-// window. Refused requests do not count. Counting happens in this process:
-// with several processes behind one address each process counts its own
-// share.
+// window. Refused requests do not count. Counting happens in this process,
+// or, with a store shared by several processes (PostgreSQL), in the
+// database (SharedCounters, store.h), so the limit holds across processes.
 #ifndef SCAMCHECK_ADAPTERS_SERVER_AUTH_RATE_LIMITS_H_
 #define SCAMCHECK_ADAPTERS_SERVER_AUTH_RATE_LIMITS_H_
 
@@ -20,6 +20,7 @@
 
 #include "http/http_types.h"
 #include "scamcheck/status.h"
+#include "storage/store.h"
 
 namespace scamcheck::server {
 
@@ -39,8 +40,12 @@ class MinuteLimiter {
   // Counts one request of `key` (e.g. "general:u:42") against `limit` per
   // minute at `now` (Unix seconds), unless the window is full.
   RateDecision hit(const std::string& key, std::int64_t limit, std::int64_t now);
+  // Counts in the database from now on (nullptr: in this process). Set
+  // before the first hit.
+  void set_shared(SharedCounters* shared) { shared_ = shared; }
 
  private:
+  SharedCounters* shared_ = nullptr;
   struct Window {
     std::int64_t start = 0;
     std::int64_t count = 0;

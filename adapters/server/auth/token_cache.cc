@@ -21,10 +21,20 @@ std::unique_ptr<AuthEpoch> AuthEpoch::open(const std::string& path) {
   }
   ::close(fd);  // the mapping stays
   if (map == MAP_FAILED) return nullptr;
-  return std::unique_ptr<AuthEpoch>(new AuthEpoch(static_cast<std::uint64_t*>(map)));
+  return std::unique_ptr<AuthEpoch>(new AuthEpoch(static_cast<std::uint64_t*>(map), true));
 }
 
-AuthEpoch::~AuthEpoch() { ::munmap(counter_, sizeof(std::uint64_t)); }
+std::unique_ptr<AuthEpoch> AuthEpoch::in_process() {
+  return std::unique_ptr<AuthEpoch>(new AuthEpoch(new std::uint64_t(0), false));
+}
+
+AuthEpoch::~AuthEpoch() {
+  if (mapped_) {
+    ::munmap(counter_, sizeof(std::uint64_t));
+  } else {
+    delete counter_;
+  }
+}
 
 std::uint64_t AuthEpoch::load() const {
   return std::atomic_ref<std::uint64_t>(*counter_).load(std::memory_order_acquire);

@@ -7,7 +7,8 @@
 // Whoever changes users, tokens or plans (the server, `scamcheckd user|token`)
 // bumps it after the commit; TokenCache forgets everything when it moves.
 // An entry also expires after kMaxAge, a bound on staleness should the
-// counter file be removed under a running server.
+// counter file be removed under a running server. On PostgreSQL the counter
+// is the process's own and a notification from the database moves it.
 #pragma once
 
 #include <atomic>
@@ -28,6 +29,9 @@ class AuthEpoch {
   // Maps `path`, creating it when missing; nullptr (and no caching) when the
   // file cannot be opened or mapped for reading and writing.
   static std::unique_ptr<AuthEpoch> open(const std::string& path);
+  // A counter of this process only, for a store that learns of other
+  // processes' changes itself (PostgreSQL's LISTEN/NOTIFY).
+  static std::unique_ptr<AuthEpoch> in_process();
   ~AuthEpoch();
   AuthEpoch(const AuthEpoch&) = delete;
   AuthEpoch& operator=(const AuthEpoch&) = delete;
@@ -36,8 +40,9 @@ class AuthEpoch {
   void bump();
 
  private:
-  explicit AuthEpoch(std::uint64_t* counter) : counter_(counter) {}
-  std::uint64_t* counter_;  // in the shared mapping
+  AuthEpoch(std::uint64_t* counter, bool mapped) : counter_(counter), mapped_(mapped) {}
+  std::uint64_t* counter_;  // in the shared mapping, or owned
+  bool mapped_;
 };
 
 class TokenCache {

@@ -1,7 +1,7 @@
 // Store: everything scamcheckd keeps, behind one interface. SqliteStore
-// (sqlite_store.h) implements it for one server process; a PostgreSQL
-// implementation fills the same interface for several processes sharing one
-// database. Implementations are thread-safe: every member may be called
+// (sqlite_store.h) implements it for one server process; PgStore
+// (postgresql/pg_store.h) fills the same interface for several processes
+// sharing one database. Implementations are thread-safe: every member may be called
 // from many threads at once.
 //
 // Durability: insert_report() calls `done` with OK only once the report is
@@ -245,6 +245,32 @@ class CheckStore {
                                          std::int64_t now) = 0;
 };
 
+// Counters shared by every server process on one database (PostgreSQL):
+// the daily allowance of signed-in users and the per-minute windows. A store
+// for one process (SQLite) has none and the server counts in memory
+// (quota.h, rate_limits.h). Thread-safe.
+class SharedCounters {
+ public:
+  virtual ~SharedCounters() = default;
+  // Counts one use of the user's daily allowance on `day` unless `limit`
+  // uses are counted already. The count after this use, or nullopt when
+  // refused. Without a limit (nullopt) nothing is refused and the count may
+  // be written later (0 is returned). With shared counters the store does
+  // not count stored reports and checks of signed-in users again: the
+  // reservation is the count.
+  virtual Result<std::optional<std::int64_t>> reserve_daily(std::int64_t user_id,
+                                                            const std::string& day,
+                                                            std::optional<std::int64_t> limit) = 0;
+  // Gives back one reservation (the scan failed).
+  virtual void release_daily(std::int64_t user_id, const std::string& day) = 0;
+  // Counts one request of `key` in the minute window starting at
+  // `window_start` (Unix seconds) unless `limit` are counted; the count
+  // after it, or nullopt when refused.
+  virtual Result<std::optional<std::int64_t>> hit_window(const std::string& key,
+                                                         std::int64_t window_start,
+                                                         std::int64_t limit) = 0;
+};
+
 // ---- Web interface (CONTRACT §9) ------------------------------------------
 // Times of the web's storage are Unix seconds.
 
@@ -349,6 +375,9 @@ class Store {
   virtual Result<User> create_user(const NewUser& user) = 0;
   virtual Result<std::optional<User>> find_user(const std::string& email) = 0;
   virtual Result<std::int64_t> count_users() = 0;
+  // Moves the user to `plan`; kInvalidArgument when the plan is unknown,
+  // kNotFound when the user is. Takes effect on every server process.
+  virtual Status set_user_plan(std::int64_t user_id, const std::string& plan) = 0;
 
   // Tokens. create_token fails with kInvalidArgument when the user has an
   // active token of that name. revoke_token revokes every active token of
@@ -407,12 +436,21 @@ class Store {
 
   // Blocks until every write queued so far is committed (shutdown).
   virtual void flush() = 0;
+
+  // The counters shared across processes, or nullptr when the server counts
+  // in memory (one process per database).
+  virtual SharedCounters* shared_counters() { return nullptr; }
+};
+
+struct StoreOptions {
+  int pool_size = 4;  // PostgreSQL: connections for requests (--database-pool)
 };
 
 // Opens the store named by a database URL: "sqlite:PATH" (the file is
-// created if missing). "postgresql://..." is not part of this build yet
-// (kUnimplemented).
-Result<std::unique_ptr<Store>> open_store(const std::string& database_url);
+// created if missing) or "postgresql://..." (a libpq connection URI; the
+// database must exist). kUnavailable when the database cannot be reached.
+Result<std::unique_ptr<Store>> open_store(const std::string& database_url,
+                                          const StoreOptions& options = {});
 
 }  // namespace scamcheck::server
 

@@ -23,6 +23,7 @@
 #include "ids.h"
 #include "logging.h"
 #include "server_limits.h"
+#include "storage/postgresql/pg_store.h"
 #include "storage/sqlite/sqlite_db.h"
 
 namespace scamcheck::server {
@@ -206,6 +207,24 @@ class SqliteStore final : public Store, public sqlite::Executor {
     });
     if (!status.ok()) return status;
     return count;
+  }
+
+  Status set_user_plan(std::int64_t user_id, const std::string& plan) override {
+    Status status = write_sync([&](Connection& c) -> Status {
+      {
+        Query q(c, "SELECT 1 FROM plans WHERE name = ?");
+        q.bind(1, plan);
+        const int rc = q.step();
+        if (rc == SQLITE_DONE) return Status::invalid_argument("unknown plan: " + plan);
+        if (rc != SQLITE_ROW) return q.status();
+      }
+      Query q(c, "UPDATE users SET plan = ? WHERE id = ?");
+      q.bind(1, plan).bind(2, user_id);
+      if (Status s = q.run(); !s.ok()) return s;
+      return sqlite3_changes(c.db) > 0 ? Status() : Status::not_found("no such user");
+    });
+    if (status.ok()) auth_changed();
+    return status;
   }
 
   Status create_token(const NewToken& token) override {
@@ -757,7 +776,8 @@ Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
   return std::unique_ptr<Store>(std::move(store));
 }
 
-Result<std::unique_ptr<Store>> open_store(const std::string& database_url) {
+Result<std::unique_ptr<Store>> open_store(const std::string& database_url,
+                                          const StoreOptions& options) {
   constexpr std::string_view kSqlite = "sqlite:";
   if (database_url.rfind(kSqlite, 0) == 0) {
     std::string path = database_url.substr(kSqlite.size());
@@ -767,7 +787,7 @@ Result<std::unique_ptr<Store>> open_store(const std::string& database_url) {
     return open_sqlite_store(path);
   }
   if (database_url.rfind("postgresql://", 0) == 0 || database_url.rfind("postgres://", 0) == 0) {
-    return Status::unimplemented("PostgreSQL storage is not part of this build");
+    return open_postgresql_store(database_url, options);
   }
   return Status::invalid_argument("database URL must be sqlite:PATH or postgresql://...");
 }
