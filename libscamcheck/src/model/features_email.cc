@@ -1,10 +1,11 @@
 // E-mail features: a few sender-side headers, the sender against its links
 // and its reply address, and every readable part (as prose and links).
-// Recipient headers are never read.
+// Recipient headers are never read, nor the recipients' addresses anywhere.
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -140,13 +141,10 @@ void addresses_in(std::string_view value, std::vector<std::string>& out) {
   }
 }
 
-// Whether the mail claims to come from an address it was delivered to
-// (recipient headers, "for <...>" of Received lines). Which address that is
-// is never a feature: it is how a corpus was collected.
-bool sent_to_itself(const ParsedEmail& email, std::string_view from) {
-  std::vector<std::string> sender;
-  addresses_in(from, sender);
-  if (sender.empty()) return false;
+// The addresses the mail was delivered to (recipient headers, "for <...>"
+// of Received lines), lower case. Which address that is is never a
+// feature: it is how a corpus was collected.
+std::vector<std::string> recipient_addresses(const ParsedEmail& email) {
   std::vector<std::string> recipients;
   for (const EmailHeader& h : email.headers) {
     if (is_recipient_header(h.name)) {
@@ -158,7 +156,38 @@ bool sent_to_itself(const ParsedEmail& email, std::string_view from) {
       }
     }
   }
-  return std::find(recipients.begin(), recipients.end(), sender.back()) != recipients.end();
+  return recipients;
+}
+
+// Whether the mail claims to come from an address it was delivered to.
+bool sent_to_itself(std::string_view from, const std::vector<std::string>& recipients) {
+  std::vector<std::string> sender;
+  addresses_in(from, sender);
+  return !sender.empty() &&
+         std::find(recipients.begin(), recipients.end(), sender.back()) != recipients.end();
+}
+
+// `text` with every recipient address in it (any case) blanked out with as
+// many spaces, so that spans keep their places: the body of a mail often
+// repeats the address it was sent to ("sent to jane@...", "?email=jane@..."),
+// and which address that is says nothing about the mail. Null when the text
+// holds none (the common case: no copy).
+std::optional<std::string> blank_recipients(std::string_view text,
+                                            const std::vector<std::string>& recipients) {
+  std::optional<std::string> out;
+  for (const std::string& r : recipients) {
+    const std::string_view current = out ? std::string_view(*out) : text;
+    for (std::size_t at = current.find('@'); at != std::string_view::npos;
+         at = current.find('@', at + 1)) {
+      const std::size_t local = r.find('@');
+      if (at < local || current.size() - (at - local) < r.size()) continue;
+      const std::size_t begin = at - local;
+      if (!equals_ci(current.substr(begin, r.size()), r)) continue;
+      if (!out) out.emplace(text);
+      std::fill_n(out->begin() + static_cast<std::ptrdiff_t>(begin), r.size(), ' ');
+    }
+  }
+  return out;
 }
 
 // Who the sender says it is: digits in the mailbox name, and whether the
@@ -208,8 +237,8 @@ void add_sender(const ParsedEmail& email, const std::string& sender, const Emit&
 // How the links of a mail relate to its sender: how many there are, whether
 // they lead to the sender's own domain, to how many others, and whether
 // replies go to another domain than the sender's.
-void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>& domains,
-                        FeatureSet& out) {
+void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>& recipients,
+                        const std::vector<std::string>& domains, FeatureSet& out) {
   auto emit = [&](std::string_view what) {
     out.hits.push_back(Hit{hash_of(kMailNs, what, false), 1.0f, Group::kOther, -1, 0, 0});
   };
@@ -218,7 +247,7 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
   if (auto from = email.find("From"); !from.empty()) {
     // A sender forged as the recipient says nothing about who sent it, and
     // its address is the recipient's: none of the sender's features then.
-    to_itself = sent_to_itself(email, from.front()->value);
+    to_itself = sent_to_itself(from.front()->value, recipients);
     if (!to_itself) sender = address_domain(from.front()->value);
   }
   const std::string_view sender_rd = registrable_of(sender);
@@ -258,18 +287,24 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
   }
 }
 
-// Every feature of a mail but how its links relate to its sender.
-void add_email_parts(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& out) {
+// Every feature of a mail but how its links relate to its sender. Prose
+// and links are read without the recipients' addresses (blank_recipients).
+void add_email_parts(const ParsedEmail& email, const HtmlChecker& html,
+                     const std::vector<std::string>& recipients, FeatureSet& out) {
+  auto prose = [&](std::string_view text, std::int32_t field, SpanMap map = {}) {
+    const std::optional<std::string> blanked = blank_recipients(text, recipients);
+    add_prose(blanked ? std::string_view(*blanked) : text, field, out, map);
+  };
   add_headers(email, out);
   for (const EmailHeader* subject : email.find("Subject")) {
-    add_prose(subject->value, out.add_location(subject->location()), out);
+    prose(subject->value, out.add_location(subject->location()));
   }
   if (auto from = email.find("From"); !from.empty()) {
-    add_prose(from.front()->value, out.add_location(from.front()->location()), out);
+    prose(from.front()->value, out.add_location(from.front()->location()));
   }
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
-      add_prose(part.text, out.add_location(part.location), out);
+      prose(part.text, out.add_location(part.location));
     } else if (part.type == EmailPart::Type::kHtml) {
       // What the detector's HTML check found the part to show, else parsed here.
       std::shared_ptr<const VisibleText> shown = part.visible;
@@ -282,15 +317,15 @@ void add_email_parts(const ParsedEmail& email, const HtmlChecker& html, FeatureS
       const VisibleText& visible = *shown;
       const std::int32_t field = out.add_location(part.location);
       if (!visible.text.empty()) {
-        add_prose(visible.text, field, out,
-                  SpanMap{visible.source_start.data(), visible.source_end.data()});
+        prose(visible.text, field, SpanMap{visible.source_start.data(), visible.source_end.data()});
       }
       std::size_t links = 0;
       for (const VisibleText::Link& l : visible.links) {
         if (++links > kMaxHtmlLinks) break;
         if (l.href_end <= l.href_start || l.href.empty()) continue;
         // The decoded href need not match the source byte for byte.
-        const NormalizedText norm(l.href);
+        const std::optional<std::string> blanked = blank_recipients(l.href, recipients);
+        const NormalizedText norm(blanked ? std::string_view(*blanked) : l.href);
         add_link(norm.text(), 0, norm.text().size(), field,
                  Spans::whole(static_cast<std::uint32_t>(l.href_start),
                               static_cast<std::uint32_t>(l.href_end)),
@@ -306,10 +341,11 @@ void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& ou
   std::vector<std::string> domains;
   out.link_domains = &domains;
   out.mail_words = true;
-  add_email_parts(email, html, out);
+  const std::vector<std::string> recipients = recipient_addresses(email);
+  add_email_parts(email, html, recipients, out);
   out.mail_words = false;
   out.link_domains = nullptr;
-  add_mail_structure(email, domains, out);
+  add_mail_structure(email, recipients, domains, out);
 }
 
 }  // namespace scamcheck::internal::model
