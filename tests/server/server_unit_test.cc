@@ -589,7 +589,6 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   CHECK(*store.usage_count(user->id, "2030-01-02") == 221);
 }
 
-
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {
   CHECK(open_store("mysql://x").status().code() == StatusCode::kInvalidArgument);
   // Nothing listens on port 1: a clear kUnavailable (exit 69), not a hang.
