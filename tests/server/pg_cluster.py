@@ -120,7 +120,9 @@ class Cluster:
 
     def create_database(self, name):
         """A new, empty database `name`; returns its URL."""
-        self.psql(f'CREATE DATABASE "{name}"')
+        # From template0, which nobody connects to, so that tests creating
+        # databases at the same time never find the template busy.
+        self.psql(f'CREATE DATABASE "{name}" TEMPLATE template0')
         return self.url(name)
 
 

@@ -490,7 +490,10 @@ TEST_CASE("PostgreSQL store") {
   const std::string name = fmt::format("unit_{}_{}", ::getpid(), unix_now());
   PGconn* admin = PQconnectdb((server + "postgres").c_str());
   REQUIRE(PQstatus(admin) == CONNECTION_OK);
-  PGresult* created = PQexec(admin, ("CREATE DATABASE " + name).c_str());
+  // From template0, which nobody connects to: a CREATE DATABASE of another
+  // test at the same time cannot find the template busy.
+  PGresult* created = PQexec(admin, ("CREATE DATABASE " + name + " TEMPLATE template0").c_str());
+  INFO("CREATE DATABASE: " << PQresultErrorMessage(created));
   CHECK(PQresultStatus(created) == PGRES_COMMAND_OK);
   PQclear(created);
   PQfinish(admin);

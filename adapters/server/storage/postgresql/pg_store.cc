@@ -17,6 +17,7 @@
 #include "logging.h"
 #include "server_limits.h"
 #include "storage/postgresql/pg_db.h"
+#include "storage/shared_columns.h"
 
 namespace scamcheck::server {
 namespace {
@@ -569,19 +570,7 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
 
   // ---- pg::Executor ----
   Status run(const std::function<Status(Connection&)>& fn) override {
-    thread_local std::size_t hint = std::hash<std::thread::id>()(std::this_thread::get_id()) % 1024;
-    const std::size_t n = pool_.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      Connection& c = *pool_[(hint + k) % n];
-      std::unique_lock lock(c.mutex, std::try_to_lock);
-      if (lock.owns_lock()) {
-        hint = (hint + k) % n;
-        return fn(c);
-      }
-    }
-    Connection& c = *pool_[hint % n];
-    std::lock_guard lock(c.mutex);
-    return fn(c);
+    return with_free_connection(pool_, fn);
   }
 
   Status transaction(const std::function<Status(Connection&)>& fn) override {

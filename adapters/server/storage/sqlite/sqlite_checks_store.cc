@@ -6,37 +6,11 @@
 
 #include "common/report_json.h"
 #include "ids.h"
+#include "storage/shared_columns.h"
 #include "storage/sqlite/sqlite_db.h"
 
 namespace scamcheck::server::sqlite {
 namespace {
-
-constexpr char kCheckColumns[] =
-    "uuid, user_id, type, content, url, locale, status, webhook_status, via_workflow, "
-    "risk_level, risk_score, explanation, indicators, source, created_ms, completed_ms, "
-    "deadline_ms, dispatched_ms, attempts";
-
-std::string indicators_to_json(const std::vector<std::string>& indicators) {
-  rapidjson::StringBuffer buffer;
-  adapters::JsonWriter writer(buffer);
-  writer.StartArray();
-  for (const auto& text : indicators) adapters::write_json_string(writer, text);
-  writer.EndArray();
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-std::vector<std::string> indicators_from_json(const std::string& json) {
-  std::vector<std::string> out;
-  if (json.empty()) return out;
-  simdjson::dom::parser parser;
-  simdjson::dom::array list;
-  if (parser.parse(json).get(list)) return out;
-  for (simdjson::dom::element item : list) {
-    std::string_view text;
-    if (!item.get(text)) out.emplace_back(text);
-  }
-  return out;
-}
 
 std::optional<std::string> opt_text(const Query& q, int col) {
   if (q.is_null(col)) return std::nullopt;

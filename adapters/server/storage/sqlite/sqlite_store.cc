@@ -24,6 +24,7 @@
 #include "logging.h"
 #include "server_limits.h"
 #include "storage/postgresql/pg_store.h"
+#include "storage/shared_columns.h"
 #include "storage/sqlite/sqlite_db.h"
 
 namespace scamcheck::server {
@@ -572,21 +573,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   // Runs `fn` on a free reader connection.
-  Status read(const WriteFn& fn) override {
-    thread_local std::size_t hint = std::hash<std::thread::id>()(std::this_thread::get_id()) % 1024;
-    const std::size_t n = readers_.size();
-    for (std::size_t k = 0; k < n; ++k) {
-      Connection& c = *readers_[(hint + k) % n];
-      std::unique_lock lock(c.mutex, std::try_to_lock);
-      if (lock.owns_lock()) {
-        hint = (hint + k) % n;
-        return fn(c);
-      }
-    }
-    Connection& c = *readers_[hint % n];
-    std::lock_guard lock(c.mutex);
-    return fn(c);
-  }
+  Status read(const WriteFn& fn) override { return with_free_connection(readers_, fn); }
 
   void write(WriteFn fn, std::function<void(Status)> done) override {
     enqueue(std::move(fn), std::move(done));
