@@ -1,5 +1,6 @@
 # The steps the Node-based test runners share (tests/mcp/run_node.cmake,
-# tests/browser/run_browser.cmake), included in cmake -P scripts.
+# tests/browser/run_browser.cmake, tests/web/run_web.cmake), included in
+# cmake -P scripts.
 #
 # A missing tool prints SCAMCHECK_SKIP: (CTest then reports the test
 # skipped), unless the environment variable CI is set: there it is a
@@ -48,4 +49,21 @@ macro(npm_ci_step)
     message(FATAL_ERROR "npm ci failed in ${DIR}")
   endif()
   return()
+endmacro()
+
+# CHROMIUM: Debian's chromium, the binary itself, not the /usr/bin/chromium
+# wrapper script, which adds flags of its own (remote extensions,
+# /etc/chromium.d); $SCAMCHECK_CHROMIUM overrides. Exported to the test as
+# SCAMCHECK_CHROMIUM.
+macro(require_chromium)
+  if(DEFINED ENV{SCAMCHECK_CHROMIUM})
+    set(CHROMIUM $ENV{SCAMCHECK_CHROMIUM})
+  else()
+    find_program(CHROMIUM NAMES chromium PATHS /usr/lib/chromium NO_DEFAULT_PATH)
+    find_program(CHROMIUM NAMES chromium chromium-browser)
+  endif()
+  if(NOT CHROMIUM OR NOT EXISTS "${CHROMIUM}")
+    skip_or_fail("chromium is not installed (apt-get install chromium)")
+  endif()
+  set(ENV{SCAMCHECK_CHROMIUM} ${CHROMIUM})
 endmacro()
