@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 #include "common/report_json.h"
 
 namespace scamcheck::server {
@@ -24,6 +26,26 @@ std::vector<std::string> indicators_from_json(const std::string& json) {
   for (simdjson::dom::element item : list) {
     std::string_view text;
     if (!item.get(text)) out.emplace_back(text);
+  }
+  return out;
+}
+
+std::vector<std::string> split_abilities(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string join_abilities(const std::vector<std::string>& abilities) {
+  std::string out;
+  for (const auto& a : abilities) {
+    if (!out.empty()) out.push_back(',');
+    out += a;
   }
   return out;
 }

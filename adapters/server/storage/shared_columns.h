@@ -1,5 +1,6 @@
-// What both storage backends share: the check columns they read, the JSON
-// form of a check's indicators, and how a pool hands out a connection.
+// What both storage backends share: the check columns they read, the stored
+// forms of a check's indicators and a token's abilities, and how a pool
+// hands out a connection.
 #ifndef SCAMCHECK_ADAPTERS_SERVER_STORAGE_SHARED_COLUMNS_H_
 #define SCAMCHECK_ADAPTERS_SERVER_STORAGE_SHARED_COLUMNS_H_
 
@@ -23,6 +24,10 @@ inline constexpr char kCheckColumns[] =
 // lenient: what is not such an array reads as none.
 std::string indicators_to_json(const std::vector<std::string>& indicators);
 std::vector<std::string> indicators_from_json(const std::string& json);
+
+// A token's abilities as stored: comma-separated.
+std::vector<std::string> split_abilities(const std::string& text);
+std::string join_abilities(const std::vector<std::string>& abilities);
 
 // Runs `fn` on a connection of `pool` (each with a `mutex`) that no other
 // thread holds, starting from the one this thread used last; waits for one

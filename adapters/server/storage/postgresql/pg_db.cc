@@ -84,26 +84,6 @@ std::string Rows::bytes(int row, int col) const {
   return out;
 }
 
-std::vector<std::string> split_abilities(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-std::string join_abilities(const std::vector<std::string>& abilities) {
-  std::string out;
-  for (const auto& a : abilities) {
-    if (!out.empty()) out.push_back(',');
-    out += a;
-  }
-  return out;
-}
-
 User read_user(const Rows& r, int row, int first) {
   User user;
   user.id = r.int64(row, first);

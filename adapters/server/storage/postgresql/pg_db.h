@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "storage/shared_columns.h"
 #include "storage/store.h"
 
 namespace scamcheck::server::pg {
@@ -143,10 +144,6 @@ class Executor {
 
 std::unique_ptr<CheckStore> make_check_store(Executor& executor);
 std::unique_ptr<WebStore> make_web_store(Executor& executor);
-
-// Abilities as stored: comma-separated.
-std::vector<std::string> split_abilities(const std::string& text);
-std::string join_abilities(const std::vector<std::string>& abilities);
 
 // A user with their plan: select kUserColumns from `users u JOIN plans p`
 // and read them with read_user from column `first` on.

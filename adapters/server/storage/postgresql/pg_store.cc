@@ -23,12 +23,10 @@ namespace scamcheck::server {
 namespace {
 
 using pg::Connection;
-using pg::join_abilities;
 using pg::kUserColumns;
 using pg::Params;
 using pg::read_user;
 using pg::Rows;
-using pg::split_abilities;
 
 // Taken while migrating, so that processes starting at once migrate one
 // after the other ("scamchk" in ASCII).

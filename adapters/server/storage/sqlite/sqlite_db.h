@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ids.h"
+#include "storage/shared_columns.h"
 #include "storage/store.h"
 
 namespace scamcheck::server::sqlite {
@@ -156,27 +157,6 @@ class Query {
   sqlite3_stmt* stmt_ = nullptr;
   Status status_;
 };
-
-// Abilities are kept comma-separated.
-inline std::vector<std::string> split_abilities(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
-inline std::string join_abilities(const std::vector<std::string>& abilities) {
-  std::string out;
-  for (const auto& a : abilities) {
-    if (!out.empty()) out.push_back(',');
-    out += a;
-  }
-  return out;
-}
 
 inline constexpr char kUserColumns[] =
     "u.id, u.email, u.name, u.created_at, p.name, p.display_name, p.checks_per_day";

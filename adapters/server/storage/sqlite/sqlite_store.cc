@@ -42,11 +42,9 @@ constexpr int kCheckpointPages = 4000;
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
-using sqlite::join_abilities;
 using sqlite::kUserColumns;
 using sqlite::Query;
 using sqlite::read_user;
-using sqlite::split_abilities;
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
