@@ -545,6 +545,12 @@ def main():
         "RFC 822 mail (From, To, Subject, Date, Message-ID, text/plain body), ScamCheck gets them "
         "as `text` and `url`.")
     L.append("")
+    L.append("Caveats: the peers run with packaged rules only (no Bayes training, no DNS lists, "
+             "no fuzzy hashes or reputation), which is not how they are deployed; they are mail "
+             "filters, so an SMS or a URL in a minimal mail gives them little to go on. "
+             "ScamCheck's model was trained on the train split of these corpora (not "
+             "`phishing_pot`, evaluation only); the peers never saw them.")
+    L.append("")
     L.append("## Quality")
     L.append("")
     L.append("| corpus | kind | ham / positives | system | precision | recall | FPR | MCC | errors |")
