@@ -34,9 +34,14 @@ if ((${#missing[@]})); then
   echo "installing ${missing[*]} from Debian" >&2
   # The packages' service units are not started here (no systemd in
   # containers); policy-rc.d keeps them from starting elsewhere too.
-  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
-  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2
-  rm -f /usr/sbin/policy-rc.d
+  own_policy=0
+  if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+    printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+    own_policy=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+    { if ((own_policy)); then rm -f /usr/sbin/policy-rc.d; fi; exit 69; }
+  if ((own_policy)); then rm -f /usr/sbin/policy-rc.d; fi
 fi
 
 cli=$build/adapters/cli/scamcheck
