@@ -113,6 +113,10 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     const std::size_t before = findings.size();
     model::add_model_evidence(features, *model_, findings);
     if (findings.size() != before) rules = rules_.score(findings);
+    // No evidence, no warning: when neither the rules nor the model can
+    // quote anything (the words the model weighed sit in unreadable bytes),
+    // nothing would show the person why, and the rules decide.
+    if (findings.empty()) return rules;
   }
   Score score = Scorer::score_calibrated(rules, p, c.t_suspicious, c.t_danger);
   // What the rules alone find clearly suspicious stays at least suspicious:
