@@ -493,7 +493,7 @@ TEST_CASE("PostgreSQL store") {
   // From template0, which nobody connects to: a CREATE DATABASE of another
   // test at the same time cannot find the template busy.
   PGresult* created = PQexec(admin, ("CREATE DATABASE " + name + " TEMPLATE template0").c_str());
-  INFO("CREATE DATABASE: " << PQresultErrorMessage(created));
+  INFO("CREATE DATABASE: " << std::string(PQresultErrorMessage(created)));
   CHECK(PQresultStatus(created) == PGRES_COMMAND_OK);
   PQclear(created);
   PQfinish(admin);
@@ -525,8 +525,11 @@ TEST_CASE("PostgreSQL store") {
     done.push_back(promise->get_future());
     store.insert_report(report(id), [promise](Status s) { promise->set_value(s); });
   }
-  CHECK(done[0].get().ok());
-  CHECK_FALSE(done[1].get().ok());
+  // Two writers commit side by side, so either copy of the duplicate may
+  // win; exactly one does, and the other write is not held back by it.
+  const bool first = done[0].get().ok();
+  const bool second = done[1].get().ok();
+  CHECK(first != second);
   CHECK(done[2].get().ok());
   CHECK(store.get_report((*user)->id, "rpt_2")->has_value());
 
