@@ -22,6 +22,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 BIN = os.environ.get("SCAMCHECK_PG_BIN", "/usr/lib/postgresql/15/bin")
@@ -65,14 +66,26 @@ class Cluster:
 
     def __init__(self, directory):
         self.dir = os.path.abspath(directory)
-        self.data = os.path.join(self.dir, "data")
-        self.log = os.path.join(self.dir, "postgres.log")
         self.prefix, self.user = _run_as()
+        # The server's own files (data, socket, log) live in a directory of
+        # /tmp that its user owns: the build tree may sit below a directory
+        # that user cannot enter (e.g. a root-only mktemp directory).
+        home_file = os.path.join(self.dir, "home")
+        self.home = None
+        if os.path.exists(home_file):
+            with open(home_file) as f:
+                self.home = f.read().strip()
+        self._paths()
         self.port = None
         port_file = os.path.join(self.dir, "port")
         if os.path.exists(port_file):
             with open(port_file) as f:
                 self.port = int(f.read())
+
+    def _paths(self):
+        home = self.home or self.dir
+        self.data = os.path.join(home, "data")
+        self.log = os.path.join(home, "postgres.log")
 
     def _tool(self, name, *args, check=True, timeout=60):
         return subprocess.run([*self.prefix, os.path.join(BIN, name), *args],
@@ -82,16 +95,20 @@ class Cluster:
     def start(self, port=None, settings=()):
         """initdb (once) and start; returns self."""
         os.makedirs(self.dir, exist_ok=True)
-        os.chmod(self.dir, 0o700)
-        if self.user is not None:
-            os.chown(self.dir, self.user.pw_uid, self.user.pw_gid)
+        if self.home is None:
+            self.home = tempfile.mkdtemp(prefix="scamcheck-pg-")
+            if self.user is not None:
+                os.chown(self.home, self.user.pw_uid, self.user.pw_gid)
+            with open(os.path.join(self.dir, "home"), "w") as f:
+                f.write(self.home)
+            self._paths()
         if not os.path.exists(os.path.join(self.data, "PG_VERSION")):
             self._tool("initdb", "-D", self.data, "-A", "trust", "-U", "postgres",
                        "-E", "UTF8", "--locale=C", "--no-sync")
         self.port = port or self.port or _free_port()
         with open(os.path.join(self.dir, "port"), "w") as f:
             f.write(str(self.port))
-        options = (f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 "
+        options = (f"-p {self.port} -k {self.home} -c listen_addresses=127.0.0.1 "
                    "-c max_connections=200 " + " ".join(f"-c {s}" for s in settings))
         self._tool("pg_ctl", "-D", self.data, "-l", self.log, "-o", options, "-w", "-t", "30",
                    "start")
@@ -104,6 +121,8 @@ class Cluster:
 
     def destroy(self):
         self.stop("immediate")
+        if self.home:
+            shutil.rmtree(self.home, ignore_errors=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def url(self, database="postgres"):
