@@ -1,5 +1,6 @@
 #include "http/http_server.h"
 
+#include <array>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -9,6 +10,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
@@ -40,7 +42,62 @@ bool is_parse_error(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
+// A header name or value the response head may carry as it is: no CR, LF
+// or NUL, nothing a client could read as another line.
+bool safe_header_text(std::string_view text) {
+  for (const char c : text) {
+    if (c == '\r' || c == '\n' || c == '\0') return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+// The response head (status line and fields) exactly as Beast's serializer
+// writes it for http::response<string_body> after keep_alive() and
+// prepare_payload(): Server, Content-Type, the handler's fields in order,
+// "Connection: close" when the connection ends, Content-Length (this Beast
+// writes it for 204 and 304 too: "0"). Empty when a field would need Beast's checks (a CR, LF
+// or NUL) or the status has no reason phrase Beast knows; the caller then
+// writes through Beast.
+std::optional<std::string> response_head(const Response& response, bool keep_alive) {
+  const auto status = static_cast<http::status>(response.status);
+  const std::string_view reason = http::obsolete_reason(status);
+  if (reason == "<unknown-status>" || response.status < 200) return std::nullopt;
+  if ((response.status == 204 || response.status == 304) && !response.body.empty()) {
+    return std::nullopt;  // Beast's rules for a body that must not be there
+  }
+  std::string head;
+  head.reserve(160 + 64 * response.headers.size());
+  head += "HTTP/1.1 ";
+  head += std::to_string(response.status);
+  head += ' ';
+  head += reason;
+  head += "\r\nServer: scamcheckd\r\n";
+  if (!response.content_type.empty()) {
+    if (!safe_header_text(response.content_type)) return std::nullopt;
+    head += "Content-Type: ";
+    head += response.content_type;
+    head += "\r\n";
+  }
+  for (const auto& [name, value] : response.headers) {
+    if (!safe_header_text(name) || !safe_header_text(value)) return std::nullopt;
+    // Fields Beast's keep_alive() and prepare_payload() own.
+    if (beast::iequals(name, "Connection") || beast::iequals(name, "Content-Length") ||
+        beast::iequals(name, "Transfer-Encoding")) {
+      return std::nullopt;
+    }
+    head += name;
+    head += ": ";
+    head += value;
+    head += "\r\n";
+  }
+  if (!keep_alive) head += "Connection: close\r\n";
+  head += "Content-Length: ";
+  head += std::to_string(response.body.size());
+  head += "\r\n\r\n";
+  return head;
+}
 
 class HttpServer::Impl {
  public:
@@ -344,6 +401,28 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   }
 
   void write(Response response) {
+    const bool keep_alive = keep_alive_ && !server_.draining();
+    if (auto head = response_head(response, keep_alive)) {
+      // The head as Beast would write it, in one string, and the body
+      // as it is: one gathered send, no field list, no serializer.
+      auto owned = std::make_shared<std::pair<std::string, std::string>>(std::move(*head),
+                                                                         std::move(response.body));
+      const std::array<net::const_buffer, 2> buffers{net::buffer(owned->first),
+                                                     net::buffer(owned->second)};
+      stream_.expires_after(kWriteTimeout);
+      net::async_write(
+          stream_, buffers,
+          [self = shared_from_this(), owned, keep_alive](const beast::error_code& ec, std::size_t) {
+            if (ec) return self->close();
+            if (!keep_alive) return self->close_gracefully();
+            self->wait_for_request();
+          });
+      return;
+    }
+    write_with_beast(std::move(response), keep_alive);
+  }
+
+  void write_with_beast(Response response, bool keep_alive) {
     auto message = std::make_shared<http::response<http::string_body>>(
         static_cast<http::status>(response.status), 11);
     message->set(http::field::server, "scamcheckd");
@@ -352,7 +431,6 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     }
     for (auto& [name, value] : response.headers) message->insert(name, value);
     message->body() = std::move(response.body);
-    const bool keep_alive = keep_alive_ && !server_.draining();
     message->keep_alive(keep_alive);
     message->prepare_payload();
     stream_.expires_after(kWriteTimeout);
