@@ -549,10 +549,18 @@ int main(int argc, char** argv) {
   // 0.66 s, benchmarks/server/ocr_threads.py). libgomp reads
   // OMP_THREAD_LIMIT once, when it is loaded (before main), so the variable
   // is set and the program started again; a value the environment sets is
-  // kept. If the exec fails the server runs on with OpenMP's default.
+  // kept. The binary's own path, not /proc/self/exe, so the process keeps
+  // its name (ps, pkill). If the exec fails the server runs on with
+  // OpenMP's default.
   if (std::getenv("OMP_THREAD_LIMIT") == nullptr && argc > 0) {
-    setenv("OMP_THREAD_LIMIT", "1", 1);
-    execv("/proc/self/exe", argv);
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+      self[n] = '\0';
+      setenv("OMP_THREAD_LIMIT", "1", 1);
+      execv(self, argv);
+      unsetenv("OMP_THREAD_LIMIT");
+    }
   }
   try {
     return scamcheck::server::run(argc, argv);

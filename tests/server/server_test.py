@@ -280,6 +280,8 @@ class PublicRoutes(unittest.TestCase, ProblemMixin):
         with open(f"/proc/{SERVER.proc.pid}/environ", "rb") as f:
             environ = f.read().split(b"\0")
         self.assertIn(b"OMP_THREAD_LIMIT=1", environ)
+        with open(f"/proc/{SERVER.proc.pid}/comm") as f:
+            self.assertEqual(f.read().strip(), os.path.basename(BINARY)[:15])
 
     def test_openapi_document(self):
         code, _, _, doc = SERVER.request("GET", "/docs/api")
