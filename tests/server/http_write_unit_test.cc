@@ -82,6 +82,12 @@ TEST_CASE("response_head: what only Beast may write is left to it") {
   CHECK_FALSE(response_head(length, true).has_value());
   Response bodied_204 = sample(204, "{}");
   CHECK_FALSE(response_head(bodied_204, true).has_value());
+  Response bad_name = sample(200, "{}");
+  bad_name.set_header("X Note", "1");
+  CHECK_FALSE(response_head(bad_name, true).has_value());
+  Response no_name = sample(200, "{}");
+  no_name.set_header("", "1");
+  CHECK_FALSE(response_head(no_name, true).has_value());
   Response unknown = sample(299, "{}");
   CHECK_FALSE(response_head(unknown, true).has_value());
 }

@@ -42,8 +42,19 @@ bool is_parse_error(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
-// A header name or value the response head may carry as it is: no CR, LF
-// or NUL, nothing a client could read as another line.
+// A header name the response head may carry as it is: an RFC 9110 token.
+bool header_name_token(std::string_view name) {
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    if (!token) return false;
+  }
+  return true;
+}
+
+// A header value the response head may carry as it is: no CR, LF or NUL,
+// nothing a client could read as another line.
 bool safe_header_text(std::string_view text) {
   for (const char c : text) {
     if (c == '\r' || c == '\n' || c == '\0') return false;
@@ -81,7 +92,7 @@ std::optional<std::string> response_head(const Response& response, bool keep_ali
     head += "\r\n";
   }
   for (const auto& [name, value] : response.headers) {
-    if (!safe_header_text(name) || !safe_header_text(value)) return std::nullopt;
+    if (!header_name_token(name) || !safe_header_text(value)) return std::nullopt;
     // Fields Beast's keep_alive() and prepare_payload() own.
     if (beast::iequals(name, "Connection") || beast::iequals(name, "Content-Length") ||
         beast::iequals(name, "Transfer-Encoding")) {
