@@ -68,9 +68,9 @@ bool safe_header_text(std::string_view text) {
 // writes it for http::response<string_body> after keep_alive() and
 // prepare_payload(): Server, Content-Type, the handler's fields in order,
 // "Connection: close" when the connection ends, Content-Length (this Beast
-// writes it for 204 and 304 too: "0"). Empty when a field would need Beast's checks (a CR, LF
-// or NUL) or the status has no reason phrase Beast knows; the caller then
-// writes through Beast.
+// writes it for 204 and 304 too: "0"). Empty when Beast must write it: a
+// field name that is not a token, a value with CR, LF or NUL, a framing
+// field set by the handler, or a status without a reason phrase in Beast.
 std::optional<std::string> response_head(const Response& response, bool keep_alive) {
   const auto status = static_cast<http::status>(response.status);
   const std::string_view reason = http::obsolete_reason(status);
@@ -403,8 +403,8 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     ++wait_generation_;
     wait_pending_ = true;
     wait_until_ = deadline_at_;
-    deadline_.expires_at(
-        wait_until_);  // cancels a pending wait: its handler sees an old generation
+    // Cancels a pending wait: its handler sees an old generation.
+    deadline_.expires_at(wait_until_);
     deadline_.async_wait(
         [weak = weak_from_this(), generation = wait_generation_](const beast::error_code& ec) {
           const std::shared_ptr<Session> self = weak.lock();
