@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -541,6 +542,25 @@ int run(int argc, char** argv) {
 }  // namespace scamcheck::server
 
 int main(int argc, char** argv) {
+  // Tesseract's LSTM runs OpenMP loops with several threads each, and
+  // OpenMP's idle threads spin: on busy cores (the I/O threads, the other
+  // OCR engines) an image scan took seconds, once 100 s in CI. One thread
+  // per OpenMP region is faster alone too (benchmarks/server/ocr_threads.py).
+  // libgomp reads OMP_THREAD_LIMIT once, when it is loaded (before main),
+  // so the variable is set and the program started again; a value the
+  // environment sets is kept. The binary's own path, not /proc/self/exe,
+  // so the process keeps its name (ps, pkill). If the exec fails the
+  // server runs on with OpenMP's default.
+  if (std::getenv("OMP_THREAD_LIMIT") == nullptr && argc > 0) {
+    char self[4096];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+      self[n] = '\0';
+      setenv("OMP_THREAD_LIMIT", "1", 1);
+      execv(self, argv);
+      unsetenv("OMP_THREAD_LIMIT");
+    }
+  }
   try {
     return scamcheck::server::run(argc, argv);
   } catch (const std::exception& e) {

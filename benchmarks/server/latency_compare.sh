@@ -5,7 +5,8 @@
 #   - idle RSS right after start (no scan yet, no image OCRed);
 #   - POST /api/v1/scan of an SMS at 1 connection (latency floor) and at 64;
 #   - POST /api/v1/scan of a ~20 KB e-mail at 16 connections.
-# Prints one Markdown table (requests/s, p50, p99 per binary).
+# Prints one Markdown table (requests/s, p50, p99, server CPU µs per request
+# per binary).
 #
 # Usage: benchmarks/server/latency_compare.sh --base BIN --new BIN
 #            [--duration S] [--rounds N] [--workers N] [--out FILE]
@@ -116,6 +117,13 @@ ms() {  # FILE PCT: a wrk latency percentile in ms
 rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
 errs() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr '\n' ' '; }
 
+# CPU time of a server process so far (user + system), in clock ticks, and
+# per request of a wrk run: the figure that moves least with what else runs.
+ticks() { awk '{ print $14 + $15 }' "/proc/${pid[$1]}/stat"; }
+cpu_us() {  # FILE TICKS
+  awk -v t="$2" -v hz="$(getconf CLK_TCK)" '/ requests in / { printf "%.0f", t * 1e6 / hz / $1 }' "$1"
+}
+
 rows=()
 case_run() {  # LABEL CONNECTIONS SCRIPT
   local label=$1 c=$2 script=$3 t name r f all
@@ -125,15 +133,18 @@ case_run() {  # LABEL CONNECTIONS SCRIPT
   for ((r = 0; r < rounds; ++r)); do
     for name in base new; do
       f="$work/$name-$c-$r.txt"
+      t0=$(ticks "$name")
       SCAMCHECK_TOKEN=${token[$name]} wrk -t"$t" -c"$c" -d"${duration}s" --latency -s "$script" \
         "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$f"
-      echo "$(rps "$f") $f $(ms "$f" 99)" >> "$work/$name.runs"
+      t1=$(ticks "$name")
+      echo "$(rps "$f") $f $(ms "$f" 99) $(cpu_us "$f" $((t1 - t0)))" >> "$work/$name.runs"
     done
   done
   for name in base new; do
     f=$(sort -n "$work/$name.runs" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }')
-    all=$(awk '{ printf "%s%s/%s", (NR > 1 ? ", " : ""), $1, $3 }' "$work/$name.runs")
-    rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $all | $(errs "$f") |")
+    all=$(awk '{ printf "%s%s/%s/%s", (NR > 1 ? ", " : ""), $1, $3, $4 }' "$work/$name.runs")
+    cpu=$(awk -v f="$f" '$2 == f { print $4 }' "$work/$name.runs")
+    rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $cpu | $all | $(errs "$f") |")
   done
 }
 case_run "SMS, 1 connection" 1 "$here/scan.lua"
@@ -155,8 +166,11 @@ report=$(
 
 Idle RSS right after start, before any scan: base $rss_base MB, new $rss_new MB.
 
-| case | binary | requests/s | p50 ms | p99 ms | every run: requests/s / p99 ms | errors |
-|---|---|---:|---:|---:|---|---|
+Server CPU µs/request: user + system time of the server process during the
+run divided by its requests (all threads: I/O, store writer, checkpoints).
+
+| case | binary | requests/s | p50 ms | p99 ms | server CPU µs/request | every run: requests/s / p99 ms / CPU µs | errors |
+|---|---|---:|---:|---:|---:|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT
 )

@@ -115,6 +115,46 @@ TEST_CASE("strings with invalid UTF-8 still give valid JSON (U+FFFD)") {
   CHECK_FALSE(is_valid_utf8("12345678\x80"));      // after the ASCII fast path
 }
 
+TEST_CASE("every string is written byte for byte as RapidJSON's String() writes it") {
+  // Plain ASCII strings take a fast path (a raw value); the rest RapidJSON's
+  // escaping. Both must give the same bytes, as keys and as values, in
+  // compact and pretty output.
+  std::string all_bytes;
+  for (int c = 1; c < 0x80; ++c) all_bytes.push_back(static_cast<char>(c));
+  const std::string samples[] = {"",
+                                 "plain text, 100% ASCII: ok/fine",
+                                 all_bytes,
+                                 "tab\tin",
+                                 "quote \" and \\",
+                                 "Grüße \xF0\x9F\x98\x80",
+                                 "\x7F"};
+  for (const std::string& text : samples) {
+    rapidjson::StringBuffer expected_buffer, actual_buffer;
+    JsonWriter expected(expected_buffer), actual(actual_buffer);
+    expected.StartObject();
+    expected.Key(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    expected.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    expected.EndObject();
+    actual.StartObject();
+    write_json_key(actual, text);
+    write_json_string(actual, text);
+    actual.EndObject();
+    CHECK(std::string(actual_buffer.GetString()) == expected_buffer.GetString());
+
+    rapidjson::StringBuffer pretty_expected_buffer, pretty_actual_buffer;
+    PrettyJsonWriter pretty_expected(pretty_expected_buffer), pretty_actual(pretty_actual_buffer);
+    pretty_expected.StartArray();
+    pretty_expected.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    pretty_expected.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    pretty_expected.EndArray();
+    pretty_actual.StartArray();
+    write_json_string(pretty_actual, text);
+    write_json_string(pretty_actual, text);
+    pretty_actual.EndArray();
+    CHECK(std::string(pretty_actual_buffer.GetString()) == pretty_expected_buffer.GetString());
+  }
+}
+
 TEST_CASE("error_to_json") {
   CHECK(error_to_json("bad \"input\"\n") == R"({"error":{"message":"bad \"input\"\n"}})");
 }

@@ -186,6 +186,59 @@ class Deadlines(unittest.TestCase):
         self.assertLess(time.monotonic() - start, 6)
 
 
+class KeepAliveDeadlines(unittest.TestCase):
+    """The connection's deadlines share one timer, moved lazily (http_server.cc):
+    a keep-alive connection still gets the idle timeout between requests and
+    the full head deadline for each new request."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.server = Server("--header-timeout", "2", "--idle-timeout", "3", "--workers", "2").start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def connect(self):
+        s = socket.create_connection(("127.0.0.1", self.server.port), timeout=10)
+        self.addCleanup(s.close)
+        return s
+
+    def read_response(self, s):
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            self.assertTrue(chunk, "closed before a response")
+            data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(re.search(rb"(?i)content-length: *(\d+)", head).group(1))
+        while len(body) < length:
+            body += s.recv(65536)
+        return head
+
+    def test_idle_keep_alive_connection_is_closed_after_the_idle_timeout(self):
+        s = self.connect()
+        for _ in range(3):  # requests 1.5 s apart: within the idle timeout each time
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertTrue(self.read_response(s).startswith(b"HTTP/1.1 200 "))
+            time.sleep(1.5)
+        start = time.monotonic()
+        self.assertEqual(s.recv(65536), b"")  # closed without an answer
+        self.assertGreater(time.monotonic() - start, 0.5)  # at about 3 s after the last answer
+        self.assertLess(time.monotonic() - start, 4)
+
+    def test_each_request_gets_the_whole_head_deadline(self):
+        s = self.connect()
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        self.assertTrue(self.read_response(s).startswith(b"HTTP/1.1 200 "))
+        time.sleep(1.5)  # most of a head deadline, spent idle
+        start = time.monotonic()
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
+        self.assertTrue(self.read_response(s).startswith(b"HTTP/1.1 408 "))
+        self.assertGreater(time.monotonic() - start, 1.5)  # 2 s from its first byte
+        self.assertLess(time.monotonic() - start, 5)
+
+
 def flood(flood_count, seconds, server_args=()):
     """One address holds half-sent requests while another scans; returns figures."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

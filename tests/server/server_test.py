@@ -272,6 +272,17 @@ class PublicRoutes(unittest.TestCase, ProblemMixin):
                 names.append(f.read().strip())
         self.assertIn("jemalloc_bg_thd", names)
 
+    def test_openmp_one_thread_per_region(self):
+        # scamcheckd starts itself again with OMP_THREAD_LIMIT=1 (main.cc):
+        # Tesseract's OpenMP threads spin on busy cores.
+        if "OMP_THREAD_LIMIT" in os.environ:
+            self.skipTest("OMP_THREAD_LIMIT is set in the test's environment")
+        with open(f"/proc/{SERVER.proc.pid}/environ", "rb") as f:
+            environ = f.read().split(b"\0")
+        self.assertIn(b"OMP_THREAD_LIMIT=1", environ)
+        with open(f"/proc/{SERVER.proc.pid}/comm") as f:
+            self.assertEqual(f.read().strip(), os.path.basename(BINARY)[:15])
+
     def test_openapi_document(self):
         code, _, _, doc = SERVER.request("GET", "/docs/api")
         self.assertEqual(code, 200)

@@ -593,6 +593,26 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   }
   for (auto& d : done) REQUIRE(d.get_future().get().ok());
   CHECK(*store.usage_count(user->id, "2030-01-02") == 221);
+
+  // A failing write in a shared commit (a duplicate report id) fails alone:
+  // the batch is committed without it, the writes around it are kept.
+  std::vector<StoredReport> reports;
+  for (int i = 0; i < 200; ++i) reports.push_back(report(i));
+  for (int i = 7; i < 200; i += 19) reports[i].public_id = reports[i - 3].public_id;
+  std::vector<std::promise<Status>> mixed(reports.size());
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    store.insert_report(reports[i], [&mixed, i](Status s) { mixed[i].set_value(std::move(s)); });
+  }
+  int failed = 0;
+  for (std::size_t i = 0; i < mixed.size(); ++i) {
+    const Status s = mixed[i].get_future().get();
+    const bool duplicate = i >= 7 && (i - 7) % 19 == 0;
+    CHECK(s.ok() != duplicate);
+    failed += s.ok() ? 0 : 1;
+  }
+  CHECK(failed == 11);
+  CHECK(*store.usage_count(user->id, "2030-01-02") == 221 + 200 - 11);
+  CHECK(store.get_report(user->id, reports[8].public_id)->has_value());
 }
 
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {

@@ -1,5 +1,6 @@
 #include "http/http_server.h"
 
+#include <array>
 #include <atomic>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -9,6 +10,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
@@ -40,7 +42,73 @@ bool is_parse_error(const beast::error_code& ec) {
          ec != http::error::end_of_stream && ec != http::error::partial_message;
 }
 
+// A header name the response head may carry as it is: an RFC 9110 token.
+bool header_name_token(std::string_view name) {
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool token = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    if (!token) return false;
+  }
+  return true;
+}
+
+// A header value the response head may carry as it is: no CR, LF or NUL,
+// nothing a client could read as another line.
+bool safe_header_text(std::string_view text) {
+  for (const char c : text) {
+    if (c == '\r' || c == '\n' || c == '\0') return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+// The response head (status line and fields) exactly as Beast's serializer
+// writes it for http::response<string_body> after keep_alive() and
+// prepare_payload(): Server, Content-Type, the handler's fields in order,
+// "Connection: close" when the connection ends, Content-Length (this Beast
+// writes it for 204 and 304 too: "0"). Empty when Beast must write it: a
+// field name that is not a token, a value with CR, LF or NUL, a framing
+// field set by the handler, or a status without a reason phrase in Beast.
+std::optional<std::string> response_head(const Response& response, bool keep_alive) {
+  const auto status = static_cast<http::status>(response.status);
+  const std::string_view reason = http::obsolete_reason(status);
+  if (reason == "<unknown-status>" || response.status < 200) return std::nullopt;
+  if ((response.status == 204 || response.status == 304) && !response.body.empty()) {
+    return std::nullopt;  // Beast's rules for a body that must not be there
+  }
+  std::string head;
+  head.reserve(160 + 64 * response.headers.size());
+  head += "HTTP/1.1 ";
+  head += std::to_string(response.status);
+  head += ' ';
+  head += reason;
+  head += "\r\nServer: scamcheckd\r\n";
+  if (!response.content_type.empty()) {
+    if (!safe_header_text(response.content_type)) return std::nullopt;
+    head += "Content-Type: ";
+    head += response.content_type;
+    head += "\r\n";
+  }
+  for (const auto& [name, value] : response.headers) {
+    if (!header_name_token(name) || !safe_header_text(value)) return std::nullopt;
+    // Fields Beast's keep_alive() and prepare_payload() own.
+    if (beast::iequals(name, "Connection") || beast::iequals(name, "Content-Length") ||
+        beast::iequals(name, "Transfer-Encoding")) {
+      return std::nullopt;
+    }
+    head += name;
+    head += ": ";
+    head += value;
+    head += "\r\n";
+  }
+  if (!keep_alive) head += "Connection: close\r\n";
+  head += "Content-Length: ";
+  head += std::to_string(response.body.size());
+  head += "\r\n\r\n";
+  return head;
+}
 
 class HttpServer::Impl {
  public:
@@ -174,7 +242,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     registered_ = true;
     // A new connection has the head deadline for its first request from
     // the start: sending nothing holds it no longer than a slow head.
-    arm_deadline(server_.options().header_timeout);
+    set_deadline(Deadline::kRequest, server_.options().header_timeout);
     net::dispatch(stream_.get_executor(),
                   [self = shared_from_this()] { self->wait_for_request(); });
   }
@@ -201,10 +269,8 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     if (buffer_.size() > 0) return read_header();
     if (server_.draining()) return close();
     idle_ = true;
-    if (deadline_armed_) {
-      stream_.expires_never();
-    } else {
-      stream_.expires_after(server_.options().idle_timeout);
+    if (deadline_kind_ != Deadline::kRequest) {
+      set_deadline(Deadline::kIdle, server_.options().idle_timeout);
     }
     stream_.async_read_some(buffer_.prepare(4096), [self = shared_from_this()](
                                                        const beast::error_code& ec, std::size_t n) {
@@ -221,8 +287,9 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(kMaxHeaderBytes));
     parser_->body_limit(kMaxMcpBodyBytes);  // the largest; on_header() sets the request's own
-    if (!deadline_armed_) arm_deadline(server_.options().header_timeout);
-    stream_.expires_never();
+    if (deadline_kind_ != Deadline::kRequest) {
+      set_deadline(Deadline::kRequest, server_.options().header_timeout);
+    }
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
                               self->on_header(ec);
@@ -243,7 +310,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
       return fail_early(EarlyError::kBadRequest);
     }
     // The body has its own deadline (--read-timeout), from the end of the head.
-    arm_deadline(server_.options().read_timeout);
+    set_deadline(Deadline::kRequest, server_.options().read_timeout);
     const std::size_t limit = max_body_bytes(head.path, req[http::field::content_type]);
     if (const auto length = parser_->content_length(); length && *length > limit) {
       return fail_early(EarlyError::kBodyTooLarge);
@@ -275,8 +342,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     if (ec && timed_out_) return fail_early(EarlyError::kTimeout);
     if (ec == http::error::body_limit) return fail_early(EarlyError::kBodyTooLarge);
     if (ec) return is_parse_error(ec) ? fail_early(EarlyError::kBadRequest) : close();
-    disarm_deadline();
-    stream_.expires_never();
+    clear_deadline();
     auto message = parser_->release();
     parser_.reset();
     keep_alive_ = message.keep_alive();
@@ -308,7 +374,7 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
 
   // Answers a request this layer rejects, then closes the connection.
   void fail_early(EarlyError error) {
-    disarm_deadline();
+    clear_deadline();
     Request request;
     if (parser_) request = to_request(parser_->get().base());
     keep_alive_ = false;
@@ -316,34 +382,72 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     write(server_.handler().early_error(request, error));
   }
 
-  // The head and body deadlines: when one passes, the pending read is
-  // cancelled and the request answered 408 (the stream's own timeout
-  // would close the socket first). Re-arming replaces the previous one.
-  void arm_deadline(std::chrono::seconds timeout) {
-    ++deadline_generation_;
-    deadline_armed_ = true;
+  // Every deadline of the connection on one timer: the head and body
+  // deadlines (when one passes, the pending read is cancelled and the
+  // request answered 408; the stream's own timeout would close the socket
+  // first), the idle wait for a keep-alive request and the response's
+  // write (when one passes, the pending read or write is cancelled and the
+  // connection closed). Setting a deadline only moves deadline_at_: a
+  // pending wait that ends before it waits again for the rest, so a
+  // request does not arm and cancel the timer at each step (a cancelled
+  // wait runs its handler too).
+  enum class Deadline { kNone, kIdle, kRequest, kWrite };
+  void set_deadline(Deadline kind, std::chrono::seconds timeout) {
+    deadline_kind_ = kind;
+    deadline_at_ = std::chrono::steady_clock::now() + timeout;
     timed_out_ = false;
-    deadline_.expires_after(timeout);
+    if (!wait_pending_ || wait_until_ > deadline_at_) wait_for_deadline();
+  }
+  void clear_deadline() { deadline_kind_ = Deadline::kNone; }
+  void wait_for_deadline() {
+    ++wait_generation_;
+    wait_pending_ = true;
+    wait_until_ = deadline_at_;
+    // Cancels a pending wait: its handler sees an old generation.
+    deadline_.expires_at(wait_until_);
     deadline_.async_wait(
-        [weak = weak_from_this(), generation = deadline_generation_](const beast::error_code& ec) {
+        [weak = weak_from_this(), generation = wait_generation_](const beast::error_code& ec) {
           const std::shared_ptr<Session> self = weak.lock();
-          if (ec || !self || generation != self->deadline_generation_) return;
+          if (!self || generation != self->wait_generation_) return;
+          self->wait_pending_ = false;
+          if (ec || self->deadline_kind_ == Deadline::kNone) return;
+          if (std::chrono::steady_clock::now() < self->deadline_at_) {
+            return self->wait_for_deadline();
+          }
           self->timed_out_ = true;
           beast::error_code ignored;
           self->stream_.socket().cancel(ignored);
         });
   }
-  void disarm_deadline() {
-    ++deadline_generation_;
-    deadline_armed_ = false;
-    deadline_.cancel();
-  }
   void close() {
-    disarm_deadline();
+    clear_deadline();
+    deadline_.cancel();
     stream_.close();
   }
 
   void write(Response response) {
+    const bool keep_alive = keep_alive_ && !server_.draining();
+    if (auto head = response_head(response, keep_alive)) {
+      // The head as Beast would write it, in one string, and the body
+      // as it is: one gathered send, no field list, no serializer.
+      auto owned = std::make_shared<std::pair<std::string, std::string>>(std::move(*head),
+                                                                         std::move(response.body));
+      const std::array<net::const_buffer, 2> buffers{net::buffer(owned->first),
+                                                     net::buffer(owned->second)};
+      set_deadline(Deadline::kWrite, kWriteTimeout);
+      net::async_write(
+          stream_, buffers,
+          [self = shared_from_this(), owned, keep_alive](const beast::error_code& ec, std::size_t) {
+            if (ec) return self->close();
+            if (!keep_alive) return self->close_gracefully();
+            self->wait_for_request();
+          });
+      return;
+    }
+    write_with_beast(std::move(response), keep_alive);
+  }
+
+  void write_with_beast(Response response, bool keep_alive) {
     auto message = std::make_shared<http::response<http::string_body>>(
         static_cast<http::status>(response.status), 11);
     message->set(http::field::server, "scamcheckd");
@@ -352,10 +456,9 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     }
     for (auto& [name, value] : response.headers) message->insert(name, value);
     message->body() = std::move(response.body);
-    const bool keep_alive = keep_alive_ && !server_.draining();
     message->keep_alive(keep_alive);
     message->prepare_payload();
-    stream_.expires_after(kWriteTimeout);
+    set_deadline(Deadline::kWrite, kWriteTimeout);
     http::async_write(
         stream_, *message,
         [self = shared_from_this(), message, keep_alive](const beast::error_code& ec, std::size_t) {
@@ -386,8 +489,11 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   Impl& server_;
   beast::tcp_stream stream_;
   net::steady_timer deadline_;  // on the stream's strand
-  std::uint64_t deadline_generation_ = 0;
-  bool deadline_armed_ = false;
+  Deadline deadline_kind_ = Deadline::kNone;
+  std::chrono::steady_clock::time_point deadline_at_{};
+  bool wait_pending_ = false;  // deadline_ has a wait, ending at wait_until_
+  std::chrono::steady_clock::time_point wait_until_{};
+  std::uint64_t wait_generation_ = 0;
   bool timed_out_ = false;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "http/http_types.h"
@@ -42,6 +43,12 @@ struct HttpServerOptions {
   std::chrono::seconds header_timeout = kDefaultHeaderTimeout;
   std::chrono::seconds read_timeout = kDefaultReadTimeout;  // the body, after the head
 };
+
+// The head of `response` (status line and fields, up to the blank line)
+// as Beast's serializer writes it, so a response goes out as this string
+// and the body in one send; nullopt when Beast must write it (a field with
+// CR, LF or NUL, a framing field set by the handler, an unknown status).
+std::optional<std::string> response_head(const Response& response, bool keep_alive);
 
 class HttpServer {
  public:

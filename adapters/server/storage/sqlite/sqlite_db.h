@@ -99,6 +99,16 @@ class Query {
     if (stmt_) sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     return *this;
   }
+  // Text or bytes SQLite reads in place, without a copy: `v` must stay
+  // valid until the statement is reset (the Query's end).
+  Query& bind_static(int i, std::string_view v) {
+    if (stmt_) sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    return *this;
+  }
+  Query& bind_static_blob(int i, std::string_view v) {
+    if (stmt_) sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_STATIC);
+    return *this;
+  }
   Query& bind_blob(int i, std::string_view v) {
     if (stmt_) sqlite3_bind_blob(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
     return *this;

@@ -65,6 +65,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   Status open() {
+    // No memory statistics (nothing reads them): with them every SQLite
+    // allocation takes a process-wide mutex. Only possible before SQLite
+    // initializes; afterwards the call fails and changes nothing.
+    static const int memstatus_off = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    (void)memstatus_off;
     if (Status s = create_private(); !s.ok()) return s;
     if (Status s = open_connection(writer_, /*writer=*/true); !s.ok()) return s;
     if (path_ != ":memory:")
@@ -333,8 +338,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
                     "INSERT INTO reports (public_id, user_id, kind, verdict, created_at, "
                     "report_json, content) VALUES (?, ?, ?, ?, ?, ?, ?)");
             q.bind(1, r.public_id).bind(2, r.user_id).bind(3, r.kind).bind(4, r.verdict);
-            q.bind(5, r.created_at).bind(6, r.report_json);
-            if (r.content) q.bind_blob(7, *r.content);
+            // The report outlives the statement's run: bound without a copy.
+            q.bind(5, r.created_at).bind_static(6, r.report_json);
+            if (r.content) q.bind_static_blob(7, *r.content);
             if (Status s = q.run(); !s.ok()) return s;
           }
           if (r.counted) {
@@ -643,7 +649,6 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
   }
 
-  // One transaction for the whole batch, a savepoint per write.
   // Rows of the two URL caches older than kUrlCacheTtl answer nothing any
   // more: the writer drops them at most once per kCachePurgeInterval.
   void purge_expired_caches() {
@@ -669,21 +674,82 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return rc == SQLITE_FULL || rc == SQLITE_IOERR;
   }
 
+  // Runs `sql` with a statement prepared once and reused (sqlite3_exec
+  // would parse it again each time).
+  Status run_sql(const std::string& sql) { return Query(writer_, sql).run(); }
+
+  // One transaction for the whole batch. First the writes one after
+  // another without savepoints (two statements per write fewer); when one
+  // fails in a batch of several, that transaction is rolled back and the
+  // batch runs again with a savepoint per write, so the others still
+  // commit. Writes are statements on the database (and results copied
+  // out), so running one again after a rollback gives the same result.
   void run_batch(std::vector<Write>& batch) {
-    // Prepared once and reused: sqlite3_exec would parse each statement
-    // again, twice per write for the savepoint.
-    const auto run = [this](const std::string& sql) { return Query(writer_, sql).run(); };
-    static const std::string kBegin = "BEGIN IMMEDIATE", kCommit = "COMMIT", kRollback = "ROLLBACK",
-                             kSavepoint = "SAVEPOINT w", kRelease = "RELEASE w",
-                             kRollbackTo = "ROLLBACK TO w";
     std::vector<Status> results(batch.size());
-    wal_written_ = false;
     bool disk_error = false;
-    Status begin = run(kBegin);
+    if (!run_without_savepoints(batch, results, disk_error)) {
+      run_with_savepoints(batch, results, disk_error);
+    }
+    if (disk_error) write_failing_.store(true, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (batch[i].done) batch[i].done(std::move(results[i]));
+    }
+  }
+
+  static const std::string& sql_text(int which) {
+    static const std::string kTexts[] = {"BEGIN IMMEDIATE", "COMMIT",    "ROLLBACK",
+                                         "SAVEPOINT w",     "RELEASE w", "ROLLBACK TO w"};
+    return kTexts[which];
+  }
+  enum Sql { kBegin, kCommit, kRollback, kSavepoint, kRelease, kRollbackTo };
+
+  // Fills `results` and returns true, or returns false (nothing committed)
+  // when the batch must run again with savepoints.
+  bool run_without_savepoints(std::vector<Write>& batch, std::vector<Status>& results,
+                              bool& disk_error) {
+    wal_written_ = false;
+    if (Status begin = run_sql(sql_text(kBegin)); !begin.ok()) {
+      disk_error = is_disk_error(writer_.db);
+      std::fill(results.begin(), results.end(), begin);
+      return true;
+    }
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      Status status = batch[i].run(writer_);
+      if (status.ok()) continue;
+      disk_error = disk_error || is_disk_error(writer_.db);
+      if (sqlite3_get_autocommit(writer_.db) != 0) {
+        // SQLite rolled the whole transaction back (a full disk, an I/O
+        // error): every write of the batch failed with it.
+        std::fill(results.begin(), results.end(), status);
+        return true;
+      }
+      (void)run_sql(sql_text(kRollback));
+      if (batch.size() == 1) {
+        results[0] = std::move(status);
+        return true;
+      }
+      return false;
+    }
+    if (Status commit = run_sql(sql_text(kCommit)); !commit.ok()) {
+      disk_error = disk_error || is_disk_error(writer_.db);
+      (void)run_sql(sql_text(kRollback));
+      std::fill(results.begin(), results.end(), commit);
+    } else if (wal_written_) {
+      // Pages reached the WAL: the disk takes writes (again).
+      write_failing_.store(false, std::memory_order_relaxed);
+    }
+    return true;
+  }
+
+  // A savepoint per write: a failing write is undone alone.
+  void run_with_savepoints(std::vector<Write>& batch, std::vector<Status>& results,
+                           bool& disk_error) {
+    wal_written_ = false;
+    Status begin = run_sql(sql_text(kBegin));
     if (begin.ok()) {
       bool rolled_back = false;
       for (std::size_t i = 0; i < batch.size(); ++i) {
-        (void)run(kSavepoint);
+        (void)run_sql(sql_text(kSavepoint));
         results[i] = batch[i].run(writer_);
         if (!results[i].ok()) {
           disk_error = disk_error || is_disk_error(writer_.db);
@@ -696,28 +762,23 @@ class SqliteStore final : public Store, public sqlite::Executor {
             rolled_back = true;
             break;
           }
-          (void)run(kRollbackTo);
+          (void)run_sql(sql_text(kRollbackTo));
         }
-        (void)run(kRelease);
+        (void)run_sql(sql_text(kRelease));
       }
       if (!rolled_back) {
-        Status commit = run(kCommit);
+        Status commit = run_sql(sql_text(kCommit));
         if (!commit.ok()) {
           disk_error = disk_error || is_disk_error(writer_.db);
-          (void)run(kRollback);
+          (void)run_sql(sql_text(kRollback));
           std::fill(results.begin(), results.end(), commit);
         } else if (wal_written_) {
-          // Pages reached the WAL: the disk takes writes (again).
           write_failing_.store(false, std::memory_order_relaxed);
         }
       }
     } else {
-      disk_error = is_disk_error(writer_.db);
+      disk_error = disk_error || is_disk_error(writer_.db);
       std::fill(results.begin(), results.end(), begin);
-    }
-    if (disk_error) write_failing_.store(true, std::memory_order_relaxed);
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      if (batch[i].done) batch[i].done(std::move(results[i]));
     }
   }
 
