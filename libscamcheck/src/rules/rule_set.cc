@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "util/json.h"
@@ -12,6 +14,8 @@ namespace {
 // RE2 memory budgets: a set's DFA holds all of its rules at once.
 constexpr int64_t kSetMaxMemBytes = 32 << 20;
 constexpr int64_t kRuleMaxMemBytes = 2 << 20;
+// Shorter literals are no use as a prefilter: nearly every text has them.
+constexpr int kMinAtomBytes = 3;
 
 RE2::Options rule_options(int64_t max_mem) {
   RE2::Options options;
@@ -27,6 +31,12 @@ void read_strings(simdjson::dom::element value, std::vector<std::string>& out) {
     std::string_view s;
     if (!item.get_string().get(s)) out.emplace_back(s);
   }
+}
+
+// "No match" and "could not check" differ: never report the latter as safe.
+Status set_failed(RE2::Set::ErrorKind kind) {
+  return Status::internal("rule set match failed (RE2 error " +
+                          std::to_string(static_cast<int>(kind)) + ")");
 }
 
 }  // namespace
@@ -56,6 +66,8 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key) {
   auto set = std::make_unique<RuleSet>();
   std::string problems;
+  std::vector<std::string> patterns;  // of set->rules_
+  std::vector<std::size_t> file_of;   // of set->rules_
   std::unordered_set<std::string> ids;
   for (const RuleFile& file : files) {
     const std::string& name = file.name;
@@ -110,46 +122,180 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       if (!known_key(rule.key)) problem(rule.id, "key '" + rule.key + "' is not in the glossary");
       if (pattern.empty()) problem(rule.id, "missing pattern");
       if (weight < 0) problem(rule.id, "negative weight");
-      rule.regex = std::make_unique<RE2>(pattern, rule_options(kRuleMaxMemBytes));
-      if (!rule.regex->ok()) {
-        problem(rule.id, "bad pattern: " + rule.regex->error());
+      // The rule's RE2 lives in its prefilter (one compilation serves both).
+      rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
+      int regex_id = 0;
+      if (rule.filter->Add(pattern, rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
+        const RE2 bad(pattern, rule_options(kRuleMaxMemBytes));  // for the message
+        problem(rule.id, "bad pattern: " + bad.error());
         continue;
       }
-      if (set->rules_.size() % kRulesPerSet == 0) {
-        set->sets_.push_back(
-            std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED));
-      }
-      std::string error;
-      if (set->sets_.back()->Add(pattern, &error) < 0) {
-        problem(rule.id, "bad pattern: " + error);
-        continue;
-      }
+      rule.regex = &rule.filter->GetRE2(regex_id);
+      patterns.push_back(pattern);
       set->rules_.push_back(std::move(rule));
+      file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
   }
   if (!problems.empty()) return Status::invalid_argument(problems);
-  for (auto& s : set->sets_) {
-    if (!s->Compile()) {
-      return Status::resource_exhausted(files.front().name +
-                                        " and the other rule files: rules exceed the RE2 set "
-                                        "memory budget");
-    }
+  if (Status s = set->build(patterns, file_of); !s.ok()) {
+    return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
   return set;
 }
 
-Status RuleSet::match(const NormalizedText& text, Findings& out) const {
-  std::vector<int> matched, in_set;
-  for (std::size_t s = 0; s < sets_.size(); ++s) {
-    RE2::Set::ErrorInfo error{};
-    if (!sets_[s]->Match(text.text(), &in_set, &error)) {
-      // "No match" and "could not check" differ: never report the latter as safe.
-      if (error.kind == RE2::Set::kNoError) continue;
-      return Status::internal("rule set match failed (RE2 error " +
-                              std::to_string(static_cast<int>(error.kind)) + ")");
+Status RuleSet::build(const std::vector<std::string>& patterns,
+                      const std::vector<std::size_t>& file_of) {
+  // Each rule's cover: literals ("atoms", lowercased) one of which every
+  // text the rule matches holds. RE2's prefilter gives a rule's atoms and
+  // which atoms let it pass (an AND/OR tree); the cover starts as all of
+  // them and drops atoms, shortest first, while the rule still cannot pass
+  // with every dropped atom present. Empty: the rule always runs.
+  std::vector<std::vector<std::string>> covers(rules_.size());
+  std::vector<int> present, passed, order;
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    re2::FilteredRE2& filter = *rules_[r].filter;
+    std::vector<std::string> atoms;
+    filter.Compile(&atoms);
+    present.clear();
+    filter.AllPotentials(present, &passed);
+    if (atoms.empty() || !passed.empty()) continue;  // passes with no atom
+    order.resize(atoms.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+      return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
+    });
+    std::vector<bool> in_cover(atoms.size(), true);
+    for (int candidate : order) {
+      in_cover[static_cast<std::size_t>(candidate)] = false;
+      present.clear();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (!in_cover[i]) present.push_back(static_cast<int>(i));
+      }
+      filter.AllPotentials(present, &passed);
+      if (!passed.empty()) in_cover[static_cast<std::size_t>(candidate)] = true;
     }
-    for (int i : in_set) matched.push_back(static_cast<int>(s * kRulesPerSet) + i);
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (in_cover[i]) covers[r].push_back(atoms[i]);
+    }
   }
+  // Sets: the rules that always run first, then each file's covered rules
+  // (a language's rules together, so that a text in none of a file's
+  // languages skips its sets), kRulesPerSet at most per set. Within a
+  // file, rules whose cover holds a short atom (a common word: such rules
+  // wake often) come first, so that sets of rules with only long atoms stay
+  // asleep more often.
+  auto shortest_atom = [&](std::size_t r) {
+    std::size_t shortest = std::string::npos;
+    for (const std::string& atom : covers[r]) shortest = std::min(shortest, atom.size());
+    return shortest;
+  };
+  order.resize(rules_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    const auto a = static_cast<std::size_t>(x), b = static_cast<std::size_t>(y);
+    if (file_of[a] != file_of[b]) return file_of[a] < file_of[b];
+    return shortest_atom(a) < shortest_atom(b);
+  });
+  auto add_sets = [&](bool covered) -> Status {
+    std::size_t k = 0;
+    while (k < order.size()) {
+      const std::size_t file = file_of[static_cast<std::size_t>(order[k])];
+      Group group;
+      group.always = !covered;
+      for (; k < order.size(); ++k) {
+        const auto i = static_cast<std::size_t>(order[k]);
+        if (covered && file_of[i] != file) break;
+        if (covers[i].empty() == covered) continue;
+        if (group.rules.size() == kRulesPerSet) break;
+        group.rules.push_back(static_cast<int>(i));
+      }
+      if (group.rules.empty()) continue;
+      group.set = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
+      for (int r : group.rules) {
+        if (group.set->Add(patterns[static_cast<std::size_t>(r)], nullptr) < 0) {
+          return Status::invalid_argument("rule '" + rules_[static_cast<std::size_t>(r)].id +
+                                          "': bad pattern for a set");
+        }
+      }
+      if (!group.set->Compile()) {
+        return Status::resource_exhausted("rules exceed the RE2 set memory budget");
+      }
+      groups_.push_back(std::move(group));
+    }
+    return {};
+  };
+  if (Status s = add_sets(false); !s.ok()) return s;
+  if (Status s = add_sets(true); !s.ok()) return s;
+  // One literal set of every cover's atoms; each atom names the groups it
+  // wakes.
+  std::unordered_map<std::string, std::size_t> atom_ids;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    for (int r : groups_[g].rules) {
+      for (const std::string& atom : covers[static_cast<std::size_t>(r)]) {
+        auto [it, added] = atom_ids.emplace(atom, atom_groups_.size());
+        if (added) {
+          if (!atoms_) {
+            atoms_ = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
+          }
+          if (atoms_->Add(RE2::QuoteMeta(atom), nullptr) < 0) {
+            return Status::invalid_argument("bad atom '" + atom + "'");
+          }
+          atom_groups_.emplace_back();
+        }
+        std::vector<int>& wakes = atom_groups_[it->second];
+        if (wakes.empty() || wakes.back() != static_cast<int>(g)) {
+          wakes.push_back(static_cast<int>(g));
+        }
+      }
+    }
+  }
+  if (atoms_ && !atoms_->Compile()) {
+    return Status::resource_exhausted("rule atoms exceed the RE2 set memory budget");
+  }
+  return {};
+}
+
+Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
+  run.assign(groups_.size(), 0);
+  for (std::size_t g = 0; g < groups_.size(); ++g) run[g] = groups_[g].always ? 1 : 0;
+  if (!atoms_) return {};
+  thread_local std::vector<int> atoms;
+  RE2::Set::ErrorInfo error{};
+  atoms.clear();
+  if (!atoms_->Match(text.text(), &atoms, &error)) {
+    if (error.kind != RE2::Set::kNoError) return set_failed(error.kind);
+    return {};
+  }
+  for (int a : atoms) {
+    for (int g : atom_groups_[static_cast<std::size_t>(a)]) run[static_cast<std::size_t>(g)] = 1;
+  }
+  return {};
+}
+
+Result<std::size_t> RuleSet::sets_woken(const NormalizedText& text) const {
+  std::vector<char> run;
+  if (Status s = wake(text, run); !s.ok()) return s;
+  return static_cast<std::size_t>(std::count(run.begin(), run.end(), 1));
+}
+
+Status RuleSet::match(const NormalizedText& text, Findings& out) const {
+  thread_local std::vector<int> in_set, matched;
+  thread_local std::vector<char> run;
+  if (Status s = wake(text, run); !s.ok()) return s;
+  matched.clear();
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& group = groups_[g];
+    if (!run[g]) continue;
+    RE2::Set::ErrorInfo error{};
+    in_set.clear();
+    if (!group.set->Match(text.text(), &in_set, &error)) {
+      if (error.kind == RE2::Set::kNoError) continue;
+      return set_failed(error.kind);
+    }
+    for (int i : in_set) matched.push_back(group.rules[static_cast<std::size_t>(i)]);
+  }
+  // Findings in rule order, whichever set found them.
+  std::sort(matched.begin(), matched.end());
   const re2::StringPiece input(text.text());
   re2::StringPiece groups[2];
   for (int index : matched) {

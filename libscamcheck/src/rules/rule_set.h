@@ -1,7 +1,8 @@
 // Text rules (data/rules/*.json: text.json, one <lang>.json per further
 // language) compiled into RE2::Sets: one pass per set over the normalized
-// text finds every matching rule; then only the
-// matched rules run their own RE2 to locate the evidence.
+// text finds every matching rule; then only the matched rules run their
+// own RE2 to locate the evidence. Findings come in rule order (files sorted
+// by name, rules in file order), whichever set found them.
 //
 // Why a few sets, not one: a set's DFA state is the combination of every
 // rule's progress, so with all rules in one DFA the states multiply and text
@@ -9,9 +10,23 @@
 // rules, p50 of the whole analysis in a fresh process / rule stage warm):
 // one set 35 µs / 2.0 µs, sets of 64 22 µs / 3.0 µs, sets of 32 17 µs /
 // 4.9 µs. Sets of 32 keep a new message well inside the 20 µs budget.
+//
+// Why most sets never run: every pass costs a fixed ~0.1 µs and a DFA walk
+// over the text, and with ~380 rules (12 sets) the passes were most of an
+// SMS's analysis. Each rule has a cover: literals of 3+ bytes, from RE2's
+// prefilter (FilteredRE2), one of which every text it matches holds
+// ("votre", "password"). Rules without one (every literal shorter, a bare
+// \d pattern) share the sets that always run; the others are grouped by
+// file (a language's rules together), rules with a short, common atom
+// first. One pass of a literal set over the text finds the atoms present,
+// and only the sets they wake run: an English SMS wakes the sets that
+// always run and a few of text.json's, seldom a language file's (figures:
+// benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
+// covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -34,8 +49,9 @@ struct Rule {
   std::string key;    // glossary key
   double weight = 0;  // 0: the key's default weight
   bool requires_context = false;
-  std::optional<Severity> severity;  // "severity": the key's default when absent
-  std::unique_ptr<RE2> regex;
+  std::optional<Severity> severity;          // "severity": the key's default when absent
+  std::unique_ptr<re2::FilteredRE2> filter;  // its prefilter, holding its RE2
+  const RE2* regex = nullptr;                // the rule's own regex
   std::vector<std::string> match_examples;
   std::vector<std::string> no_match_examples;
 };
@@ -70,15 +86,35 @@ class RuleSet {
   // only if RE2 runs out of memory (never silently "no match").
   Status match(const NormalizedText& text, Findings& out) const;
 
+  // How many of the RE2 sets `text` wakes (the rest cannot match it), and
+  // how many there are.
+  Result<std::size_t> sets_woken(const NormalizedText& text) const;
+  std::size_t set_count() const { return groups_.size(); }
+
   const std::vector<Rule>& rules() const { return rules_; }
   // True if `rule`'s own regex matches `text` after normalization.
   static bool matches(const Rule& rule, std::string_view text);
 
  private:
-  // Rules in file order; sets_[i] holds rules [i * kRulesPerSet, ...).
   static constexpr std::size_t kRulesPerSet = 32;
-  std::vector<Rule> rules_;
-  std::vector<std::unique_ptr<RE2::Set>> sets_;
+  // One RE2::Set and the rules it holds (indices into rules_, ascending).
+  struct Group {
+    std::unique_ptr<RE2::Set> set;
+    std::vector<int> rules;
+    bool always = false;  // runs whatever atoms the text holds
+  };
+  // Compiles the prefilter and the sets of `patterns` (one per rule of
+  // rules_; `file_of` says which file each came from).
+  // Which groups may match `text`: run[g] = 1.
+  Status wake(const NormalizedText& text, std::vector<char>& run) const;
+  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
+
+  std::vector<Rule> rules_;  // in file order
+  std::vector<Group> groups_;
+  // Every atom of the rules' covers as literals, and per atom the groups it
+  // wakes; groups that are not `always` run only when woken.
+  std::unique_ptr<RE2::Set> atoms_;
+  std::vector<std::vector<int>> atom_groups_;
 };
 
 }  // namespace scamcheck::internal
