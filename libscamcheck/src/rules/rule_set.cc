@@ -14,8 +14,6 @@ namespace {
 // RE2 memory budgets: a set's DFA holds all of its rules at once.
 constexpr int64_t kSetMaxMemBytes = 32 << 20;
 constexpr int64_t kRuleMaxMemBytes = 2 << 20;
-// Shorter literals are no use as a prefilter: nearly every text has them.
-constexpr int kMinAtomBytes = 3;
 
 RE2::Options rule_options(int64_t max_mem) {
   RE2::Options options;
@@ -32,6 +30,15 @@ void read_strings(simdjson::dom::element value, std::vector<std::string>& out) {
     if (!item.get_string().get(s)) out.emplace_back(s);
   }
 }
+
+// The first three bytes of an atom (kMinAtomBytes at least) and their slot
+// in the prefix filter.
+std::uint32_t prefix_key(const char* s) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[2])) << 16;
+}
+std::uint32_t prefix_slot(std::uint32_t key) { return (key * 2654435761u) >> 16; }
 
 // "No match" and "could not check" differ: never report the latter as safe.
 Status set_failed(RE2::Set::ErrorKind kind) {
@@ -226,31 +233,26 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   };
   if (Status s = add_sets(false); !s.ok()) return s;
   if (Status s = add_sets(true); !s.ok()) return s;
-  // One literal set of every cover's atoms; each atom names the groups it
-  // wakes.
+  // Every cover's atom, found by its first three bytes; each atom names
+  // the groups it wakes.
   std::unordered_map<std::string, std::size_t> atom_ids;
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (int r : groups_[g].rules) {
       for (const std::string& atom : covers[static_cast<std::size_t>(r)]) {
-        auto [it, added] = atom_ids.emplace(atom, atom_groups_.size());
+        auto [it, added] = atom_ids.emplace(atom, atoms_.size());
         if (added) {
-          if (!atoms_) {
-            atoms_ = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
-          }
-          if (atoms_->Add(RE2::QuoteMeta(atom), nullptr) < 0) {
-            return Status::invalid_argument("bad atom '" + atom + "'");
-          }
-          atom_groups_.emplace_back();
+          const std::uint32_t key = prefix_key(atom.data());
+          const std::uint32_t slot = prefix_slot(key);
+          prefix_filter_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+          atoms_by_prefix_[key].push_back(static_cast<int>(atoms_.size()));
+          atoms_.push_back(Atom{atom, {}});
         }
-        std::vector<int>& wakes = atom_groups_[it->second];
+        std::vector<int>& wakes = atoms_[it->second].groups;
         if (wakes.empty() || wakes.back() != static_cast<int>(g)) {
           wakes.push_back(static_cast<int>(g));
         }
       }
     }
-  }
-  if (atoms_ && !atoms_->Compile()) {
-    return Status::resource_exhausted("rule atoms exceed the RE2 set memory budget");
   }
   return {};
 }
@@ -258,16 +260,27 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
 Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
   run.assign(groups_.size(), 0);
   for (std::size_t g = 0; g < groups_.size(); ++g) run[g] = groups_[g].always ? 1 : 0;
-  if (!atoms_) return {};
-  thread_local std::vector<int> atoms;
-  RE2::Set::ErrorInfo error{};
-  atoms.clear();
-  if (!atoms_->Match(text.text(), &atoms, &error)) {
-    if (error.kind != RE2::Set::kNoError) return set_failed(error.kind);
-    return {};
-  }
-  for (int a : atoms) {
-    for (int g : atom_groups_[static_cast<std::size_t>(a)]) run[static_cast<std::size_t>(g)] = 1;
+  // Each atom present in the text wakes its groups: a bit test per byte
+  // (the filter over the atoms' first three bytes), and only where it
+  // passes a look-up and a comparison.
+  thread_local std::vector<char> seen;
+  seen.assign(atoms_.size(), 0);
+  const std::string& t = text.text();
+  for (std::size_t p = 0; p + kMinAtomBytes <= t.size(); ++p) {
+    const std::uint32_t key = prefix_key(t.data() + p);
+    const std::uint32_t slot = prefix_slot(key);
+    if ((prefix_filter_[slot / 64] >> (slot % 64) & 1) == 0) continue;
+    const auto it = atoms_by_prefix_.find(key);
+    if (it == atoms_by_prefix_.end()) continue;
+    for (int a : it->second) {
+      const Atom& atom = atoms_[static_cast<std::size_t>(a)];
+      if (seen[static_cast<std::size_t>(a)] || atom.text.size() > t.size() - p ||
+          t.compare(p, atom.text.size(), atom.text) != 0) {
+        continue;
+      }
+      seen[static_cast<std::size_t>(a)] = 1;
+      for (int g : atom.groups) run[static_cast<std::size_t>(g)] = 1;
+    }
   }
   return {};
 }

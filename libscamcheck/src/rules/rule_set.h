@@ -30,11 +30,14 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "data/data_source.h"
@@ -97,6 +100,8 @@ class RuleSet {
 
  private:
   static constexpr std::size_t kRulesPerSet = 32;
+  // Shorter literals are no use as a prefilter: nearly every text has them.
+  static constexpr int kMinAtomBytes = 3;
   // One RE2::Set and the rules it holds (indices into rules_, ascending).
   struct Group {
     std::unique_ptr<RE2::Set> set;
@@ -111,10 +116,17 @@ class RuleSet {
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;
-  // Every atom of the rules' covers as literals, and per atom the groups it
-  // wakes; groups that are not `always` run only when woken.
-  std::unique_ptr<RE2::Set> atoms_;
-  std::vector<std::vector<int>> atom_groups_;
+  // Every atom of the rules' covers and the groups it wakes; groups that
+  // are not `always` run only when woken.
+  struct Atom {
+    std::string text;
+    std::vector<int> groups;
+  };
+  std::vector<Atom> atoms_;
+  // The atoms by their first three bytes, and a bit per 16-bit hash of
+  // those bytes that says whether any atom starts so.
+  std::unordered_map<std::uint32_t, std::vector<int>> atoms_by_prefix_;
+  std::array<std::uint64_t, 1024> prefix_filter_{};
 };
 
 }  // namespace scamcheck::internal
