@@ -156,8 +156,11 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // text the rule matches holds. RE2's prefilter gives a rule's atoms and
   // which atoms let it pass (an AND/OR tree); the cover starts as all of
   // them and drops atoms, shortest first, while the rule still cannot pass
-  // with every dropped atom present. Empty: the rule always runs.
-  std::vector<std::vector<std::string>> covers(rules_.size());
+  // with every dropped atom present. Empty: the rule always runs. A second
+  // cover, of the atoms outside the first, the same way with the first
+  // cover's atoms present too: where the rule needs two things ("your" and
+  // "password"), a text must hold one atom of each.
+  std::vector<std::vector<std::string>> covers(rules_.size()), seconds(rules_.size());
   std::vector<int> present, passed, order;
   for (std::size_t r = 0; r < rules_.size(); ++r) {
     re2::FilteredRE2& filter = *rules_[r].filter;
@@ -171,18 +174,36 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
       return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
     });
-    std::vector<bool> in_cover(atoms.size(), true);
-    for (int candidate : order) {
-      in_cover[static_cast<std::size_t>(candidate)] = false;
-      present.clear();
-      for (std::size_t i = 0; i < atoms.size(); ++i) {
-        if (!in_cover[i]) present.push_back(static_cast<int>(i));
+    // Drops atoms of `cover` (true: in it) while the rule cannot pass with
+    // every atom outside it present.
+    auto shrink = [&](std::vector<bool>& cover) {
+      for (int candidate : order) {
+        if (!cover[static_cast<std::size_t>(candidate)]) continue;
+        cover[static_cast<std::size_t>(candidate)] = false;
+        present.clear();
+        for (std::size_t i = 0; i < atoms.size(); ++i) {
+          if (!cover[i]) present.push_back(static_cast<int>(i));
+        }
+        filter.AllPotentials(present, &passed);
+        if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
       }
-      filter.AllPotentials(present, &passed);
-      if (!passed.empty()) in_cover[static_cast<std::size_t>(candidate)] = true;
+    };
+    std::vector<bool> first(atoms.size(), true);
+    shrink(first);
+    present.clear();
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (first[i]) present.push_back(static_cast<int>(i));
+    }
+    filter.AllPotentials(present, &passed);
+    std::vector<bool> second(atoms.size(), false);
+    if (passed.empty()) {  // the first cover alone does not let it pass
+      for (std::size_t i = 0; i < atoms.size(); ++i) second[i] = !first[i];
+      // `shrink` reads "outside the cover" as present: the first cover is.
+      shrink(second);
     }
     for (std::size_t i = 0; i < atoms.size(); ++i) {
-      if (in_cover[i]) covers[r].push_back(atoms[i]);
+      if (first[i]) covers[r].push_back(atoms[i]);
+      if (second[i]) seconds[r].push_back(atoms[i]);
     }
   }
   // Sets: the rules that always run first, then each file's covered rules
@@ -233,25 +254,29 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   };
   if (Status s = add_sets(false); !s.ok()) return s;
   if (Status s = add_sets(true); !s.ok()) return s;
-  // Every cover's atom, found by its first three bytes; each atom names
-  // the groups it wakes.
+  // Every cover's atom, found by its first three bytes.
   std::unordered_map<std::string, std::size_t> atom_ids;
+  auto atom_id = [&](const std::string& atom) {
+    auto [it, added] = atom_ids.emplace(atom, atoms_.size());
+    if (added) {
+      const std::uint32_t key = prefix_key(atom.data());
+      const std::uint32_t slot = prefix_slot(key);
+      prefix_filter_[slot / 64] |= std::uint64_t{1} << (slot % 64);
+      atoms_by_prefix_[key].push_back(static_cast<int>(atoms_.size()));
+      atoms_.push_back(Atom{atom, {}});
+    }
+    return static_cast<int>(it->second);
+  };
+  group_of_.assign(rules_.size(), 0);
+  second_.assign(rules_.size(), {});
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (int r : groups_[g].rules) {
-      for (const std::string& atom : covers[static_cast<std::size_t>(r)]) {
-        auto [it, added] = atom_ids.emplace(atom, atoms_.size());
-        if (added) {
-          const std::uint32_t key = prefix_key(atom.data());
-          const std::uint32_t slot = prefix_slot(key);
-          prefix_filter_[slot / 64] |= std::uint64_t{1} << (slot % 64);
-          atoms_by_prefix_[key].push_back(static_cast<int>(atoms_.size()));
-          atoms_.push_back(Atom{atom, {}});
-        }
-        std::vector<int>& wakes = atoms_[it->second].groups;
-        if (wakes.empty() || wakes.back() != static_cast<int>(g)) {
-          wakes.push_back(static_cast<int>(g));
-        }
+      const auto rule = static_cast<std::size_t>(r);
+      group_of_[rule] = static_cast<int>(g);
+      for (const std::string& atom : covers[rule]) {
+        atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(r);
       }
+      for (const std::string& atom : seconds[rule]) second_[rule].push_back(atom_id(atom));
     }
   }
   return {};
@@ -260,11 +285,13 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
 Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
   run.assign(groups_.size(), 0);
   for (std::size_t g = 0; g < groups_.size(); ++g) run[g] = groups_[g].always ? 1 : 0;
-  // Each atom present in the text wakes its groups: a bit test per byte
-  // (the filter over the atoms' first three bytes), and only where it
-  // passes a look-up and a comparison.
+  // The atoms present: a bit test per byte (the filter over the atoms'
+  // first three bytes), and only where it passes a look-up and a
+  // comparison.
   thread_local std::vector<char> seen;
+  thread_local std::vector<int> found;
   seen.assign(atoms_.size(), 0);
+  found.clear();
   const std::string& t = text.text();
   for (std::size_t p = 0; p + kMinAtomBytes <= t.size(); ++p) {
     const std::uint32_t key = prefix_key(t.data() + p);
@@ -279,7 +306,21 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
         continue;
       }
       seen[static_cast<std::size_t>(a)] = 1;
-      for (int g : atom.groups) run[static_cast<std::size_t>(g)] = 1;
+      found.push_back(a);
+    }
+  }
+  // A rule wakes its group when its first cover has an atom present and
+  // its second, if it has one, too.
+  for (int a : found) {
+    for (int r : atoms_[static_cast<std::size_t>(a)].first_of) {
+      const auto g = static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]);
+      if (run[g]) continue;
+      const std::vector<int>& second = second_[static_cast<std::size_t>(r)];
+      if (second.empty() || std::any_of(second.begin(), second.end(), [&](int x) {
+            return seen[static_cast<std::size_t>(x)] != 0;
+          })) {
+        run[g] = 1;
+      }
     }
   }
   return {};

@@ -15,12 +15,12 @@
 // over the text, and with ~380 rules (12 sets) the passes were most of an
 // SMS's analysis. Each rule has a cover: literals of 3+ bytes, from RE2's
 // prefilter (FilteredRE2), one of which every text it matches holds
-// ("votre", "password"). Rules without one (every literal shorter, a bare
-// \d pattern) share the sets that always run; the others are grouped by
-// file (a language's rules together), rules with a short, common atom
-// first. One pass of a literal set over the text finds the atoms present,
-// and only the sets they wake run: an English SMS wakes the sets that
-// always run and a few of text.json's, seldom a language file's (figures:
+// ("votre", "password"), and where it needs two things a second cover
+// ("your" and "password": a text must hold one atom of each). Rules without one (every literal
+// shorter, a bare \d pattern) share the sets that always run; the others are grouped by file (a
+// language's rules together), rules with a short, common atom first. One pass of a literal set over
+// the text finds the atoms present, and only the sets they wake run: an English SMS wakes the sets
+// that always run and a few of text.json's, seldom a language file's (figures:
 // benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
 // covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
@@ -116,13 +116,15 @@ class RuleSet {
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;
-  // Every atom of the rules' covers and the groups it wakes; groups that
-  // are not `always` run only when woken.
+  // Every atom of the rules' covers and the rules whose first cover holds
+  // it; groups that are not `always` run only when a rule wakes them.
   struct Atom {
     std::string text;
-    std::vector<int> groups;
+    std::vector<int> first_of;
   };
   std::vector<Atom> atoms_;
+  std::vector<int> group_of_;             // of each rule
+  std::vector<std::vector<int>> second_;  // of each rule: its second cover's atoms
   // The atoms by their first three bytes, and a bit per 16-bit hash of
   // those bytes that says whether any atom starts so.
   std::unordered_map<std::uint32_t, std::vector<int>> atoms_by_prefix_;

@@ -123,6 +123,9 @@ TEST_CASE("a set whose rules' literals are absent from the text does not run") {
   CHECK(woken("Confirmez votre code") == 1);
   CHECK(woken("Your password expires in 2 hours") == 1);
   CHECK(woken("Your password, votre code") == 2);
+  // en.a needs both "your" and "password": one alone wakes nothing.
+  CHECK(woken("Reset the password") == 0);
+  CHECK(woken("Your parcel") == 0);
   Findings out;
   REQUIRE((*set)->match(NormalizedText("Confirmez VOTRE code", true), out).ok());
   REQUIRE(out.size() == 1);
