@@ -31,14 +31,16 @@ void read_strings(simdjson::dom::element value, std::vector<std::string>& out) {
   }
 }
 
-// The first three bytes of an atom (kMinAtomBytes at least) and their slot
-// in the prefix filter.
-std::uint32_t prefix_key(const char* s) {
+// An atom's first three or four bytes as a key.
+std::uint32_t key3(const char* s) {
   return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) |
          static_cast<std::uint32_t>(static_cast<unsigned char>(s[1])) << 8 |
          static_cast<std::uint32_t>(static_cast<unsigned char>(s[2])) << 16;
 }
-std::uint32_t prefix_slot(std::uint32_t key) { return (key * 2654435761u) >> 16; }
+std::uint32_t key4(const char* s) {
+  return key3(s) | static_cast<std::uint32_t>(static_cast<unsigned char>(s[3])) << 24;
+}
+std::uint32_t mix(std::uint32_t key) { return key * 2654435761u; }
 
 // "No match" and "could not check" differ: never report the latter as safe.
 Status set_failed(RE2::Set::ErrorKind kind) {
@@ -256,13 +258,16 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   if (Status s = add_sets(true); !s.ok()) return s;
   // Every cover's atom, found by its first three bytes.
   std::unordered_map<std::string, std::size_t> atom_ids;
+  std::vector<std::pair<std::uint32_t, int>> by3, by4;
   auto atom_id = [&](const std::string& atom) {
     auto [it, added] = atom_ids.emplace(atom, atoms_.size());
     if (added) {
-      const std::uint32_t key = prefix_key(atom.data());
-      const std::uint32_t slot = prefix_slot(key);
-      prefix_filter_[slot / 64] |= std::uint64_t{1} << (slot % 64);
-      atoms_by_prefix_[key].push_back(static_cast<int>(atoms_.size()));
+      const int id = static_cast<int>(atoms_.size());
+      if (atom.size() == kMinAtomBytes) {
+        by3.emplace_back(key3(atom.data()), id);
+      } else {
+        by4.emplace_back(key4(atom.data()), id);
+      }
       atoms_.push_back(Atom{atom, {}});
     }
     return static_cast<int>(it->second);
@@ -279,7 +284,30 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       for (const std::string& atom : seconds[rule]) second_[rule].push_back(atom_id(atom));
     }
   }
+  by3_.build(std::move(by3));
+  by4_.build(std::move(by4));
   return {};
+}
+
+void RuleSet::PrefixTable::build(std::vector<std::pair<std::uint32_t, int>> entries) {
+  std::sort(entries.begin(), entries.end());
+  std::size_t size = 16;
+  while (size < 2 * entries.size()) size *= 2;
+  shift = 32;
+  for (std::size_t s = size; s > 1; s /= 2) --shift;
+  slots.assign(size, Slot{});
+  ids.clear();
+  for (std::size_t i = 0; i < entries.size();) {
+    const std::uint32_t key = entries[i].first;
+    const auto begin = static_cast<std::uint32_t>(ids.size());
+    for (; i < entries.size() && entries[i].first == key; ++i) ids.push_back(entries[i].second);
+    ids.push_back(-1);
+    std::size_t at = mix(key) >> shift;
+    while (slots[at].end != slots[at].begin) at = (at + 1) & (size - 1);
+    slots[at] = Slot{key, begin, static_cast<std::uint32_t>(ids.size())};
+    const std::uint32_t bit = mix(key) >> 16;
+    filter[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
 }
 
 Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
@@ -293,20 +321,27 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
   seen.assign(atoms_.size(), 0);
   found.clear();
   const std::string& t = text.text();
-  for (std::size_t p = 0; p + kMinAtomBytes <= t.size(); ++p) {
-    const std::uint32_t key = prefix_key(t.data() + p);
-    const std::uint32_t slot = prefix_slot(key);
-    if ((prefix_filter_[slot / 64] >> (slot % 64) & 1) == 0) continue;
-    const auto it = atoms_by_prefix_.find(key);
-    if (it == atoms_by_prefix_.end()) continue;
-    for (int a : it->second) {
-      const Atom& atom = atoms_[static_cast<std::size_t>(a)];
-      if (seen[static_cast<std::size_t>(a)] || atom.text.size() > t.size() - p ||
-          t.compare(p, atom.text.size(), atom.text) != 0) {
-        continue;
-      }
-      seen[static_cast<std::size_t>(a)] = 1;
-      found.push_back(a);
+  auto mark = [&](int a) {
+    if (seen[static_cast<std::size_t>(a)]) return;
+    seen[static_cast<std::size_t>(a)] = 1;
+    found.push_back(a);
+  };
+  const std::size_t n = t.size();
+  for (std::size_t p = 0; p + kMinAtomBytes <= n; ++p) {
+    // Atoms of three bytes are their key; longer ones compare the rest.
+    const std::uint32_t k3 = key3(t.data() + p);
+    if (by3_.may_hold(k3)) {
+      for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a);
+    }
+    if (p + 4 > n) continue;
+    const std::uint32_t k4 = key4(t.data() + p);
+    if (!by4_.may_hold(k4)) continue;
+    for (const int* a = by4_.find(k4); a != nullptr && *a >= 0; ++a) {
+      const std::string& atom = atoms_[static_cast<std::size_t>(*a)].text;
+      if (atom.size() > n - p) continue;
+      bool equal = true;
+      for (std::size_t k = 4; k < atom.size() && equal; ++k) equal = t[p + k] == atom[k];
+      if (equal) mark(*a);
     }
   }
   // A rule wakes its group when its first cover has an atom present and

@@ -125,10 +125,36 @@ class RuleSet {
   std::vector<Atom> atoms_;
   std::vector<int> group_of_;             // of each rule
   std::vector<std::vector<int>> second_;  // of each rule: its second cover's atoms
-  // The atoms by their first three bytes, and a bit per 16-bit hash of
-  // those bytes that says whether any atom starts so.
-  std::unordered_map<std::uint32_t, std::vector<int>> atoms_by_prefix_;
-  std::array<std::uint64_t, 1024> prefix_filter_{};
+  // Atom ids by a key of an atom's first bytes: an open-addressed table,
+  // and a bit per 16-bit hash of the key that says whether any atom has it
+  // (a test per byte of the text that nearly always ends the look-up).
+  struct PrefixTable {
+    struct Slot {
+      std::uint32_t key = 0;
+      std::uint32_t begin = 0, end = 0;  // in ids; empty slot: begin == end
+    };
+    std::vector<Slot> slots;  // a power of two
+    std::vector<int> ids;     // each key's atoms, then -1
+    int shift = 32;           // slot of a key: its hash >> shift
+    std::array<std::uint64_t, 1024> filter{};
+
+    void build(std::vector<std::pair<std::uint32_t, int>> entries);
+    bool may_hold(std::uint32_t key) const {
+      const std::uint32_t bit = key * 2654435761u >> 16;
+      return (filter[bit / 64] >> (bit % 64) & 1) != 0;
+    }
+    // The key's atom ids, ended by -1; nullptr if none.
+    const int* find(std::uint32_t key) const {
+      const std::size_t mask = slots.size() - 1;
+      for (std::size_t at = (key * 2654435761u) >> shift; slots[at].end != slots[at].begin;
+           at = (at + 1) & mask) {
+        if (slots[at].key == key) return ids.data() + slots[at].begin;
+      }
+      return nullptr;
+    }
+  };
+  PrefixTable by3_;  // atoms of three bytes, by all of them
+  PrefixTable by4_;  // longer atoms, by their first four
 };
 
 }  // namespace scamcheck::internal
