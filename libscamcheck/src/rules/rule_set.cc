@@ -318,7 +318,9 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
   // comparison.
   thread_local std::vector<char> seen;
   thread_local std::vector<int> found;
-  seen.assign(atoms_.size(), 0);
+  // All zero between calls (only the atoms found are set, and reset at the
+  // end): no clearing of every atom's flag per text.
+  if (seen.size() < atoms_.size()) seen.resize(atoms_.size(), 0);
   found.clear();
   const std::string& t = text.text();
   auto mark = [&](int a) {
@@ -358,6 +360,7 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
       }
     }
   }
+  for (int a : found) seen[static_cast<std::size_t>(a)] = 0;
   return {};
 }
 
