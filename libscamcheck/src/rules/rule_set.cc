@@ -236,7 +236,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
         const auto i = static_cast<std::size_t>(order[k]);
         if (covered && file_of[i] != file) break;
         if (covers[i].empty() == covered) continue;
-        if (group.rules.size() == kRulesPerSet) break;
+        if (group.rules.size() == (covered ? kRulesPerSet : kAlwaysRulesPerSet)) break;
         group.rules.push_back(static_cast<int>(i));
       }
       if (group.rules.empty()) continue;
