@@ -13,14 +13,18 @@
 //
 // Why most sets never run: every pass costs a fixed ~0.1 µs and a DFA walk
 // over the text, and with ~380 rules (12 sets) the passes were most of an
-// SMS's analysis. Each rule has a cover: literals of 3+ bytes, from RE2's
+// SMS's analysis, an English SMS paying for the Spanish, French, ... sets.
+// Each rule has a cover: literals ("atoms") of 3+ bytes, from RE2's
 // prefilter (FilteredRE2), one of which every text it matches holds
 // ("votre", "password"), and where it needs two things a second cover
-// ("your" and "password": a text must hold one atom of each). Rules without one (every literal
-// shorter, a bare \d pattern) share the sets that always run; the others are grouped by file (a
-// language's rules together), rules with a short, common atom first. One pass of a literal set over
-// the text finds the atoms present, and only the sets they wake run: an English SMS wakes the sets
-// that always run and a few of text.json's, seldom a language file's (figures:
+// ("your" and "password": a text must hold one atom of each). Rules without
+// one (every literal shorter, a bare \d pattern) share the sets that always
+// run (kAlwaysRulesPerSet each); the others are grouped by file (a
+// language's rules together), rules with a short, common atom first. One
+// scan of the text finds the atoms present (a bit test per byte against a
+// filter of the atoms' first bytes, a table look-up where it passes), and
+// only the sets they wake run: an English SMS wakes the sets that always
+// run and a few of text.json's, seldom a language file's (figures:
 // benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
 // covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
