@@ -1,7 +1,9 @@
 // The rule stage's design choice, measured: set passes over the normalized
 // text (DESIGN.md "Fast by construction") against the obvious alternative, a
 // loop running every rule's own RE2 over the text. BM_LibraryRuleSet is the
-// library's own RuleSet (sets of 32 rules, spans included); BM_RuleSetPass
+// library's own RuleSet (sets of 32 rules, spans included;
+// BM_DataPackRuleSetDevSms: every rule file over every dev SMS, with how
+// many sets a text wakes); BM_RuleSetPass
 // is a single set holding every rule. Both over the same rules file
 // (libscamcheck/data/rules/text.json, or $SCAMCHECK_DATA_DIR/rules/text.json), compiled with the
 // library's RE2 options, on an SMS-sized text and a 5 KB text. Also the normalization (NFKC + case
@@ -173,6 +175,45 @@ void BM_LibraryRuleSet(benchmark::State& state, Input input) {
 }
 BENCHMARK_CAPTURE(BM_LibraryRuleSet, sms, Input::kSms);
 BENCHMARK_CAPTURE(BM_LibraryRuleSet, 5kb, Input::kFiveKb);
+
+// The whole data pack (every rules/*.json, as Analyzer::create loads it)
+// over every SMS of the dev split in turn: RuleSet::match, and how many of
+// its sets a text wakes (`sets_run_per_text` of `sets`; the others cannot
+// match it and do not run).
+void BM_DataPackRuleSetDevSms(benchmark::State& state) {
+  using namespace scamcheck::internal;
+  static const auto compiled = RuleSet::load(DataSource(scamcheck::bench::data_dir()),
+                                             [](std::string_view) { return true; });
+  if (!compiled.ok()) {
+    state.SkipWithError(compiled.status().to_string().c_str());
+    return;
+  }
+  static const std::vector<std::string> sms = scamcheck::bench::all_sms();
+  std::vector<NormalizedText> texts;
+  std::size_t woken = 0;
+  for (const std::string& text : sms) {
+    texts.emplace_back(text, true);
+    const auto sets = (*compiled)->sets_woken(texts.back());
+    woken += sets.ok() ? *sets : 0;
+  }
+  std::size_t i = 0;
+  Findings findings;
+  std::int64_t matched = 0;
+  for (auto _ : state) {
+    findings.clear();
+    (void)(*compiled)->match(texts[i], findings);
+    matched += static_cast<std::int64_t>(findings.size());
+    if (++i == texts.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["texts"] = static_cast<double>(texts.size());
+  state.counters["sets"] = static_cast<double>((*compiled)->set_count());
+  state.counters["sets_run_per_text"] =
+      static_cast<double>(woken) / static_cast<double>(std::max<std::size_t>(texts.size(), 1));
+  state.counters["matched_per_text"] =
+      benchmark::Counter(static_cast<double>(matched), benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_DataPackRuleSetDevSms);
 
 // Which rules match: one pass of a single set holding every rule.
 void BM_RuleSetPass(benchmark::State& state, Input input) {

@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <array>
 #include <cstdlib>
 
 namespace scamcheck::internal {
@@ -84,20 +85,34 @@ NormalizedText::NormalizedText(std::string_view original, bool underscores_as_sp
   const auto* s = reinterpret_cast<const unsigned char*>(original.data());
   const std::size_t n = original.size();
   AddressTokens addresses(original);
+  auto append = [&](const char* bytes, utf8proc_ssize_t len, std::size_t from, std::size_t to) {
+    text_.append(bytes, static_cast<std::size_t>(len));
+    origin_start_.insert(origin_start_.end(), static_cast<std::size_t>(len),
+                         static_cast<std::uint32_t>(from));
+    origin_end_.insert(origin_end_.end(), static_cast<std::size_t>(len),
+                       static_cast<std::uint32_t>(to));
+  };
   std::size_t i = 0;
   while (i < n) {
-    // A combining mark after an ASCII letter (u + U+0308) needs the slow path.
-    const bool ascii = s[i] < 0x80;
-    const bool mark_follows =
-        ascii && i + 1 < n && s[i + 1] >= 0x80 && is_combining(s + i + 1, n - i - 1);
-    if (ascii && !mark_follows) {  // ASCII fast path: fold case, map 1:1
-      unsigned char c = s[i];
-      if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
-      if (c == '_' && underscores_as_spaces && !addresses.contains(i)) c = ' ';
-      text_.push_back(static_cast<char>(c));
-      origin_start_.push_back(static_cast<std::uint32_t>(i));
-      origin_end_.push_back(static_cast<std::uint32_t>(i + 1));
-      ++i;
+    // A run of ASCII maps 1:1, case folded, in one go; its last byte takes
+    // the slow path when a combining mark follows (u + U+0308 -> ü).
+    std::size_t j = i;
+    while (j < n && s[j] < 0x80) ++j;
+    if (j < n && j > i && is_combining(s + j, n - j)) --j;
+    if (j > i) {
+      const std::size_t at = text_.size();
+      text_.resize(at + (j - i));
+      origin_start_.resize(at + (j - i));
+      origin_end_.resize(at + (j - i));
+      for (std::size_t k = i; k < j; ++k) {
+        unsigned char c = s[k];
+        if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
+        if (c == '_' && underscores_as_spaces && !addresses.contains(k)) c = ' ';
+        text_[at + (k - i)] = static_cast<char>(c);
+        origin_start_[at + (k - i)] = static_cast<std::uint32_t>(k);
+        origin_end_[at + (k - i)] = static_cast<std::uint32_t>(k + 1);
+      }
+      i = j;
       continue;
     }
     // A segment: one code point plus the combining marks that follow it,
@@ -114,17 +129,21 @@ NormalizedText::NormalizedText(std::string_view original, bool underscores_as_sp
       end += sequence_length(s[end]);
     }
     if (end > n) end = n;
-    utf8proc_uint8_t* mapped = nullptr;
-    utf8proc_ssize_t len =
-        utf8proc_map(s + i, static_cast<utf8proc_ssize_t>(end - i), &mapped, kOptions);
-    if (len >= 0) {
-      text_.append(reinterpret_cast<const char*>(mapped), static_cast<std::size_t>(len));
-      origin_start_.insert(origin_start_.end(), static_cast<std::size_t>(len),
-                           static_cast<std::uint32_t>(i));
-      origin_end_.insert(origin_end_.end(), static_cast<std::size_t>(len),
-                         static_cast<std::uint32_t>(end));
+    // utf8proc_map without its allocation for a short segment: decompose
+    // into a buffer here, then compose and re-encode in place.
+    std::array<utf8proc_int32_t, 64> buffer;
+    const auto seg = static_cast<utf8proc_ssize_t>(end - i);
+    utf8proc_ssize_t count = utf8proc_decompose(
+        s + i, seg, buffer.data(), static_cast<utf8proc_ssize_t>(buffer.size() - 1), kOptions);
+    if (count >= 0 && count < static_cast<utf8proc_ssize_t>(buffer.size())) {
+      const utf8proc_ssize_t len = utf8proc_reencode(buffer.data(), count, kOptions);
+      if (len >= 0) append(reinterpret_cast<const char*>(buffer.data()), len, i, end);
+    } else {
+      utf8proc_uint8_t* mapped = nullptr;
+      const utf8proc_ssize_t len = utf8proc_map(s + i, seg, &mapped, kOptions);
+      if (len >= 0) append(reinterpret_cast<const char*>(mapped), len, i, end);
+      std::free(mapped);
     }
-    std::free(mapped);
     i = end;
   }
 }

@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "util/json.h"
@@ -27,6 +29,23 @@ void read_strings(simdjson::dom::element value, std::vector<std::string>& out) {
     std::string_view s;
     if (!item.get_string().get(s)) out.emplace_back(s);
   }
+}
+
+// An atom's first three or four bytes as a key.
+std::uint32_t key3(const char* s) {
+  return static_cast<std::uint32_t>(static_cast<unsigned char>(s[0])) |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[1])) << 8 |
+         static_cast<std::uint32_t>(static_cast<unsigned char>(s[2])) << 16;
+}
+std::uint32_t key4(const char* s) {
+  return key3(s) | static_cast<std::uint32_t>(static_cast<unsigned char>(s[3])) << 24;
+}
+std::uint32_t mix(std::uint32_t key) { return key * 2654435761u; }
+
+// "No match" and "could not check" differ: never report the latter as safe.
+Status set_failed(RE2::Set::ErrorKind kind) {
+  return Status::internal("rule set match failed (RE2 error " +
+                          std::to_string(static_cast<int>(kind)) + ")");
 }
 
 }  // namespace
@@ -56,6 +75,8 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key) {
   auto set = std::make_unique<RuleSet>();
   std::string problems;
+  std::vector<std::string> patterns;  // of set->rules_
+  std::vector<std::size_t> file_of;   // of set->rules_
   std::unordered_set<std::string> ids;
   for (const RuleFile& file : files) {
     const std::string& name = file.name;
@@ -110,46 +131,263 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       if (!known_key(rule.key)) problem(rule.id, "key '" + rule.key + "' is not in the glossary");
       if (pattern.empty()) problem(rule.id, "missing pattern");
       if (weight < 0) problem(rule.id, "negative weight");
-      rule.regex = std::make_unique<RE2>(pattern, rule_options(kRuleMaxMemBytes));
-      if (!rule.regex->ok()) {
-        problem(rule.id, "bad pattern: " + rule.regex->error());
+      // The rule's RE2 lives in its prefilter (one compilation serves both).
+      rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
+      int regex_id = 0;
+      if (rule.filter->Add(pattern, rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
+        const RE2 bad(pattern, rule_options(kRuleMaxMemBytes));  // for the message
+        problem(rule.id, "bad pattern: " + bad.error());
         continue;
       }
-      if (set->rules_.size() % kRulesPerSet == 0) {
-        set->sets_.push_back(
-            std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED));
-      }
-      std::string error;
-      if (set->sets_.back()->Add(pattern, &error) < 0) {
-        problem(rule.id, "bad pattern: " + error);
-        continue;
-      }
+      rule.regex = &rule.filter->GetRE2(regex_id);
+      patterns.push_back(pattern);
       set->rules_.push_back(std::move(rule));
+      file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
   }
   if (!problems.empty()) return Status::invalid_argument(problems);
-  for (auto& s : set->sets_) {
-    if (!s->Compile()) {
-      return Status::resource_exhausted(files.front().name +
-                                        " and the other rule files: rules exceed the RE2 set "
-                                        "memory budget");
-    }
+  if (Status s = set->build(patterns, file_of); !s.ok()) {
+    return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
   return set;
 }
 
-Status RuleSet::match(const NormalizedText& text, Findings& out) const {
-  std::vector<int> matched, in_set;
-  for (std::size_t s = 0; s < sets_.size(); ++s) {
-    RE2::Set::ErrorInfo error{};
-    if (!sets_[s]->Match(text.text(), &in_set, &error)) {
-      // "No match" and "could not check" differ: never report the latter as safe.
-      if (error.kind == RE2::Set::kNoError) continue;
-      return Status::internal("rule set match failed (RE2 error " +
-                              std::to_string(static_cast<int>(error.kind)) + ")");
+Status RuleSet::build(const std::vector<std::string>& patterns,
+                      const std::vector<std::size_t>& file_of) {
+  // Each rule's cover: literals ("atoms", lowercased) one of which every
+  // text the rule matches holds. RE2's prefilter gives a rule's atoms and
+  // which atoms let it pass (an AND/OR tree); the cover starts as all of
+  // them and drops atoms, shortest first, while the rule still cannot pass
+  // with every dropped atom present. Empty: the rule always runs. A second
+  // cover, of the atoms outside the first, the same way with the first
+  // cover's atoms present too: where the rule needs two things ("your" and
+  // "password"), a text must hold one atom of each.
+  std::vector<std::vector<std::string>> covers(rules_.size()), seconds(rules_.size());
+  std::vector<int> present, passed, order;
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    re2::FilteredRE2& filter = *rules_[r].filter;
+    std::vector<std::string> atoms;
+    filter.Compile(&atoms);
+    present.clear();
+    filter.AllPotentials(present, &passed);
+    if (atoms.empty() || !passed.empty()) continue;  // passes with no atom
+    order.resize(atoms.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+      return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
+    });
+    // Drops atoms of `cover` (true: in it) while the rule cannot pass with
+    // every atom outside it present.
+    auto shrink = [&](std::vector<bool>& cover) {
+      for (int candidate : order) {
+        if (!cover[static_cast<std::size_t>(candidate)]) continue;
+        cover[static_cast<std::size_t>(candidate)] = false;
+        present.clear();
+        for (std::size_t i = 0; i < atoms.size(); ++i) {
+          if (!cover[i]) present.push_back(static_cast<int>(i));
+        }
+        filter.AllPotentials(present, &passed);
+        if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
+      }
+    };
+    std::vector<bool> first(atoms.size(), true);
+    shrink(first);
+    present.clear();
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (first[i]) present.push_back(static_cast<int>(i));
     }
-    for (int i : in_set) matched.push_back(static_cast<int>(s * kRulesPerSet) + i);
+    filter.AllPotentials(present, &passed);
+    std::vector<bool> second(atoms.size(), false);
+    if (passed.empty()) {  // the first cover alone does not let it pass
+      for (std::size_t i = 0; i < atoms.size(); ++i) second[i] = !first[i];
+      // `shrink` reads "outside the cover" as present: the first cover is.
+      shrink(second);
+    }
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (first[i]) covers[r].push_back(atoms[i]);
+      if (second[i]) seconds[r].push_back(atoms[i]);
+    }
   }
+  // Sets: the rules that always run first, then each file's covered rules
+  // (a language's rules together, so that a text in none of a file's
+  // languages skips its sets), kRulesPerSet at most per set. Within a
+  // file, rules whose cover holds a short atom (a common word: such rules
+  // wake often) come first, so that sets of rules with only long atoms stay
+  // asleep more often.
+  auto shortest_atom = [&](std::size_t r) {
+    std::size_t shortest = std::string::npos;
+    for (const std::string& atom : covers[r]) shortest = std::min(shortest, atom.size());
+    return shortest;
+  };
+  order.resize(rules_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    const auto a = static_cast<std::size_t>(x), b = static_cast<std::size_t>(y);
+    if (file_of[a] != file_of[b]) return file_of[a] < file_of[b];
+    return shortest_atom(a) < shortest_atom(b);
+  });
+  auto add_sets = [&](bool covered) -> Status {
+    std::size_t k = 0;
+    while (k < order.size()) {
+      const std::size_t file = file_of[static_cast<std::size_t>(order[k])];
+      Group group;
+      group.always = !covered;
+      for (; k < order.size(); ++k) {
+        const auto i = static_cast<std::size_t>(order[k]);
+        if (covered && file_of[i] != file) break;
+        if (covers[i].empty() == covered) continue;
+        if (group.rules.size() == (covered ? kRulesPerSet : kAlwaysRulesPerSet)) break;
+        group.rules.push_back(static_cast<int>(i));
+      }
+      if (group.rules.empty()) continue;
+      group.set = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
+      for (int r : group.rules) {
+        if (group.set->Add(patterns[static_cast<std::size_t>(r)], nullptr) < 0) {
+          return Status::invalid_argument("rule '" + rules_[static_cast<std::size_t>(r)].id +
+                                          "': bad pattern for a set");
+        }
+      }
+      if (!group.set->Compile()) {
+        return Status::resource_exhausted("rules exceed the RE2 set memory budget");
+      }
+      groups_.push_back(std::move(group));
+    }
+    return {};
+  };
+  if (Status s = add_sets(false); !s.ok()) return s;
+  if (Status s = add_sets(true); !s.ok()) return s;
+  // Every cover's atom, found by its first three bytes.
+  std::unordered_map<std::string, std::size_t> atom_ids;
+  std::vector<std::pair<std::uint32_t, int>> by3, by4;
+  auto atom_id = [&](const std::string& atom) {
+    auto [it, added] = atom_ids.emplace(atom, atoms_.size());
+    if (added) {
+      const int id = static_cast<int>(atoms_.size());
+      if (atom.size() == kMinAtomBytes) {
+        by3.emplace_back(key3(atom.data()), id);
+      } else {
+        by4.emplace_back(key4(atom.data()), id);
+      }
+      atoms_.push_back(Atom{atom, {}});
+    }
+    return static_cast<int>(it->second);
+  };
+  group_of_.assign(rules_.size(), 0);
+  second_.assign(rules_.size(), {});
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    for (int r : groups_[g].rules) {
+      const auto rule = static_cast<std::size_t>(r);
+      group_of_[rule] = static_cast<int>(g);
+      for (const std::string& atom : covers[rule]) {
+        atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(r);
+      }
+      for (const std::string& atom : seconds[rule]) second_[rule].push_back(atom_id(atom));
+    }
+  }
+  by3_.build(std::move(by3));
+  by4_.build(std::move(by4));
+  return {};
+}
+
+void RuleSet::PrefixTable::build(std::vector<std::pair<std::uint32_t, int>> entries) {
+  std::sort(entries.begin(), entries.end());
+  std::size_t size = 16;
+  while (size < 2 * entries.size()) size *= 2;
+  shift = 32;
+  for (std::size_t s = size; s > 1; s /= 2) --shift;
+  slots.assign(size, Slot{});
+  ids.clear();
+  for (std::size_t i = 0; i < entries.size();) {
+    const std::uint32_t key = entries[i].first;
+    const auto begin = static_cast<std::uint32_t>(ids.size());
+    for (; i < entries.size() && entries[i].first == key; ++i) ids.push_back(entries[i].second);
+    ids.push_back(-1);
+    std::size_t at = mix(key) >> shift;
+    while (slots[at].end != slots[at].begin) at = (at + 1) & (size - 1);
+    slots[at] = Slot{key, begin, static_cast<std::uint32_t>(ids.size())};
+    const std::uint32_t bit = mix(key) >> 16;
+    filter[bit / 64] |= std::uint64_t{1} << (bit % 64);
+  }
+}
+
+Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
+  run.assign(groups_.size(), 0);
+  for (std::size_t g = 0; g < groups_.size(); ++g) run[g] = groups_[g].always ? 1 : 0;
+  // The atoms present: a bit test per byte (the filter over the atoms'
+  // first three bytes), and only where it passes a look-up and a
+  // comparison.
+  thread_local std::vector<char> seen;
+  thread_local std::vector<int> found;
+  // All zero between calls (only the atoms found are set, and reset at the
+  // end): no clearing of every atom's flag per text.
+  if (seen.size() < atoms_.size()) seen.resize(atoms_.size(), 0);
+  found.clear();
+  const std::string& t = text.text();
+  auto mark = [&](int a) {
+    if (seen[static_cast<std::size_t>(a)]) return;
+    seen[static_cast<std::size_t>(a)] = 1;
+    found.push_back(a);
+  };
+  const std::size_t n = t.size();
+  for (std::size_t p = 0; p + kMinAtomBytes <= n; ++p) {
+    // Atoms of three bytes are their key; longer ones compare the rest.
+    const std::uint32_t k3 = key3(t.data() + p);
+    if (by3_.may_hold(k3)) {
+      for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a);
+    }
+    if (p + 4 > n) continue;
+    const std::uint32_t k4 = key4(t.data() + p);
+    if (!by4_.may_hold(k4)) continue;
+    for (const int* a = by4_.find(k4); a != nullptr && *a >= 0; ++a) {
+      const std::string& atom = atoms_[static_cast<std::size_t>(*a)].text;
+      if (atom.size() > n - p) continue;
+      bool equal = true;
+      for (std::size_t k = 4; k < atom.size() && equal; ++k) equal = t[p + k] == atom[k];
+      if (equal) mark(*a);
+    }
+  }
+  // A rule wakes its group when its first cover has an atom present and
+  // its second, if it has one, too.
+  for (int a : found) {
+    for (int r : atoms_[static_cast<std::size_t>(a)].first_of) {
+      const auto g = static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]);
+      if (run[g]) continue;
+      const std::vector<int>& second = second_[static_cast<std::size_t>(r)];
+      if (second.empty() || std::any_of(second.begin(), second.end(), [&](int x) {
+            return seen[static_cast<std::size_t>(x)] != 0;
+          })) {
+        run[g] = 1;
+      }
+    }
+  }
+  for (int a : found) seen[static_cast<std::size_t>(a)] = 0;
+  return {};
+}
+
+Result<std::size_t> RuleSet::sets_woken(const NormalizedText& text) const {
+  std::vector<char> run;
+  if (Status s = wake(text, run); !s.ok()) return s;
+  return static_cast<std::size_t>(std::count(run.begin(), run.end(), 1));
+}
+
+Status RuleSet::match(const NormalizedText& text, Findings& out) const {
+  thread_local std::vector<int> in_set, matched;
+  thread_local std::vector<char> run;
+  if (Status s = wake(text, run); !s.ok()) return s;
+  matched.clear();
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    const Group& group = groups_[g];
+    if (!run[g]) continue;
+    RE2::Set::ErrorInfo error{};
+    in_set.clear();
+    if (!group.set->Match(text.text(), &in_set, &error)) {
+      if (error.kind == RE2::Set::kNoError) continue;
+      return set_failed(error.kind);
+    }
+    for (int i : in_set) matched.push_back(group.rules[static_cast<std::size_t>(i)]);
+  }
+  // Findings in rule order, whichever set found them.
+  std::sort(matched.begin(), matched.end());
   const re2::StringPiece input(text.text());
   re2::StringPiece groups[2];
   for (int index : matched) {

@@ -1,7 +1,8 @@
 // Text rules (data/rules/*.json: text.json, one <lang>.json per further
 // language) compiled into RE2::Sets: one pass per set over the normalized
-// text finds every matching rule; then only the
-// matched rules run their own RE2 to locate the evidence.
+// text finds every matching rule; then only the matched rules run their
+// own RE2 to locate the evidence. Findings come in rule order (files sorted
+// by name, rules in file order), whichever set found them.
 //
 // Why a few sets, not one: a set's DFA state is the combination of every
 // rule's progress, so with all rules in one DFA the states multiply and text
@@ -9,17 +10,38 @@
 // rules, p50 of the whole analysis in a fresh process / rule stage warm):
 // one set 35 µs / 2.0 µs, sets of 64 22 µs / 3.0 µs, sets of 32 17 µs /
 // 4.9 µs. Sets of 32 keep a new message well inside the 20 µs budget.
+//
+// Why most sets never run: every pass costs a fixed ~0.1 µs and a DFA walk
+// over the text, and with ~380 rules (12 sets) the passes were most of an
+// SMS's analysis, an English SMS paying for the Spanish, French, ... sets.
+// Each rule has a cover: literals ("atoms") of 3+ bytes, from RE2's
+// prefilter (FilteredRE2), one of which every text it matches holds
+// ("votre", "password"), and where it needs two things a second cover
+// ("your" and "password": a text must hold one atom of each). Rules without
+// one (every literal shorter, a bare \d pattern) share the sets that always
+// run (kAlwaysRulesPerSet each); the others are grouped by file (a
+// language's rules together), rules with a short, common atom first. One
+// scan of the text finds the atoms present (a bit test per byte against a
+// filter of the atoms' first bytes, a table look-up where it passes), and
+// only the sets they wake run: an English SMS wakes the sets that always
+// run and a few of text.json's, seldom a language file's (figures:
+// benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
+// covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
+#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "data/data_source.h"
@@ -34,8 +56,9 @@ struct Rule {
   std::string key;    // glossary key
   double weight = 0;  // 0: the key's default weight
   bool requires_context = false;
-  std::optional<Severity> severity;  // "severity": the key's default when absent
-  std::unique_ptr<RE2> regex;
+  std::optional<Severity> severity;          // "severity": the key's default when absent
+  std::unique_ptr<re2::FilteredRE2> filter;  // its prefilter, holding its RE2
+  const RE2* regex = nullptr;                // the rule's own regex
   std::vector<std::string> match_examples;
   std::vector<std::string> no_match_examples;
 };
@@ -70,15 +93,78 @@ class RuleSet {
   // only if RE2 runs out of memory (never silently "no match").
   Status match(const NormalizedText& text, Findings& out) const;
 
+  // How many of the RE2 sets `text` wakes (the rest cannot match it), and
+  // how many there are.
+  Result<std::size_t> sets_woken(const NormalizedText& text) const;
+  std::size_t set_count() const { return groups_.size(); }
+
   const std::vector<Rule>& rules() const { return rules_; }
   // True if `rule`'s own regex matches `text` after normalization.
   static bool matches(const Rule& rule, std::string_view text);
 
  private:
-  // Rules in file order; sets_[i] holds rules [i * kRulesPerSet, ...).
   static constexpr std::size_t kRulesPerSet = 32;
-  std::vector<Rule> rules_;
-  std::vector<std::unique_ptr<RE2::Set>> sets_;
+  // The sets that run over every text are smaller: their rules (numbers,
+  // amounts, word-window patterns) make many DFA states together, which a
+  // new text pays for. Over the dev SMS read 3 times (callgrind), 10
+  // instead of 32 took fewer instructions at the same warm speed; smaller
+  // sets of the other rules cost warm speed (more passes).
+  static constexpr std::size_t kAlwaysRulesPerSet = 10;
+  // Shorter literals are no use as a prefilter: nearly every text has them.
+  static constexpr int kMinAtomBytes = 3;
+  // One RE2::Set and the rules it holds (indices into rules_, ascending).
+  struct Group {
+    std::unique_ptr<RE2::Set> set;
+    std::vector<int> rules;
+    bool always = false;  // runs whatever atoms the text holds
+  };
+  // Compiles the prefilter and the sets of `patterns` (one per rule of
+  // rules_; `file_of` says which file each came from).
+  // Which groups may match `text`: run[g] = 1.
+  Status wake(const NormalizedText& text, std::vector<char>& run) const;
+  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
+
+  std::vector<Rule> rules_;  // in file order
+  std::vector<Group> groups_;
+  // Every atom of the rules' covers and the rules whose first cover holds
+  // it; groups that are not `always` run only when a rule wakes them.
+  struct Atom {
+    std::string text;
+    std::vector<int> first_of;
+  };
+  std::vector<Atom> atoms_;
+  std::vector<int> group_of_;             // of each rule
+  std::vector<std::vector<int>> second_;  // of each rule: its second cover's atoms
+  // Atom ids by a key of an atom's first bytes: an open-addressed table,
+  // and a bit per 16-bit hash of the key that says whether any atom has it
+  // (a test per byte of the text that nearly always ends the look-up).
+  struct PrefixTable {
+    struct Slot {
+      std::uint32_t key = 0;
+      std::uint32_t begin = 0, end = 0;  // in ids; empty slot: begin == end
+    };
+    std::vector<Slot> slots;  // a power of two
+    std::vector<int> ids;     // each key's atoms, then -1
+    int shift = 32;           // slot of a key: its hash >> shift
+    std::array<std::uint64_t, 1024> filter{};
+
+    void build(std::vector<std::pair<std::uint32_t, int>> entries);
+    bool may_hold(std::uint32_t key) const {
+      const std::uint32_t bit = key * 2654435761u >> 16;
+      return (filter[bit / 64] >> (bit % 64) & 1) != 0;
+    }
+    // The key's atom ids, ended by -1; nullptr if none.
+    const int* find(std::uint32_t key) const {
+      const std::size_t mask = slots.size() - 1;
+      for (std::size_t at = (key * 2654435761u) >> shift; slots[at].end != slots[at].begin;
+           at = (at + 1) & mask) {
+        if (slots[at].key == key) return ids.data() + slots[at].begin;
+      }
+      return nullptr;
+    }
+  };
+  PrefixTable by3_;  // atoms of three bytes, by all of them
+  PrefixTable by4_;  // longer atoms, by their first four
 };
 
 }  // namespace scamcheck::internal

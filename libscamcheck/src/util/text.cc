@@ -75,12 +75,40 @@ std::string utc_now_iso8601() {
   const std::time_t secs = std::chrono::system_clock::to_time_t(now);
   const auto ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms));
-  return buf;
+  // The calendar of the last second asked for, per thread: every report
+  // asks, and gmtime_r plus formatting cost more than the analysis of a
+  // short text's links.
+  thread_local std::time_t cached_secs = -1;
+  thread_local std::array<char, 20> cached{};  // "YYYY-MM-DDTHH:MM:SS"
+  if (secs != cached_secs) {
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    auto put = [&](std::size_t at, int value, int digits) {
+      for (int d = digits - 1; d >= 0; --d, value /= 10) {
+        cached[at + static_cast<std::size_t>(d)] = static_cast<char>('0' + value % 10);
+      }
+    };
+    put(0, tm.tm_year + 1900, 4);
+    cached[4] = '-';
+    put(5, tm.tm_mon + 1, 2);
+    cached[7] = '-';
+    put(8, tm.tm_mday, 2);
+    cached[10] = 'T';
+    put(11, tm.tm_hour, 2);
+    cached[13] = ':';
+    put(14, tm.tm_min, 2);
+    cached[16] = ':';
+    put(17, tm.tm_sec, 2);
+    cached_secs = secs;
+  }
+  std::string out(cached.data(), 19);
+  const int m = static_cast<int>(ms);
+  out += '.';
+  out += static_cast<char>('0' + m / 100);
+  out += static_cast<char>('0' + m / 10 % 10);
+  out += static_cast<char>('0' + m % 10);
+  out += 'Z';
+  return out;
 }
 
 }  // namespace scamcheck::internal

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 using namespace scamcheck::internal;
 
@@ -103,4 +104,60 @@ TEST_CASE("load reads every rules/*.json of a data directory, sorted by name") {
   REQUIRE((*set)->rules().size() == 2);
   CHECK((*set)->rules()[0].id == "es.x");
   CHECK((*set)->rules()[1].id == "en.x");
+}
+
+TEST_CASE("a set whose rules' literals are absent from the text does not run") {
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"}]})json"};
+  const RuleFile fr{"fr.json", R"json({"version": 1, "rules": [
+    {"id": "fr.a", "key": "credential_request", "pattern": "votre\\W+(?:mot\\W+de\\W+passe|code)"}]})json"};
+  auto set = RuleSet::compile({text, fr}, any_key);
+  REQUIRE(set.ok());
+  // Every rule has a literal each of its matches holds ("your" or
+  // "password", "hour", "votre"): a set per file, each asleep until a text
+  // holds one of its rules' literals.
+  REQUIRE((*set)->set_count() == 2);
+  auto woken = [&](const char* t) { return *(*set)->sets_woken(NormalizedText(t, true)); };
+  CHECK(woken("12345 !!!") == 0);
+  CHECK(woken("Confirmez votre code") == 1);
+  CHECK(woken("Your password expires in 2 hours") == 1);
+  CHECK(woken("Your password, votre code") == 2);
+  // en.a needs both "your" and "password": one alone wakes nothing.
+  CHECK(woken("Reset the password") == 0);
+  CHECK(woken("Your parcel") == 0);
+  Findings out;
+  REQUIRE((*set)->match(NormalizedText("Confirmez VOTRE code", true), out).ok());
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].key == "credential_request");
+}
+
+// The sets a text does not wake could not have matched it: over every
+// example of every rule of the data pack (each rule's own and the others'),
+// the whole set finds exactly the rules whose own regex matches.
+TEST_CASE("the data pack's rules: skipping sets never loses a match") {
+  auto set = RuleSet::load(DataSource(""), any_key);
+  REQUIRE_MESSAGE(set.ok(), set.status().to_string());
+  const RuleSet& rules = **set;
+  CHECK(rules.set_count() > 1);
+  std::size_t texts = 0, skipped = 0;
+  for (const Rule& owner : rules.rules()) {
+    std::vector<std::string> examples = owner.match_examples;
+    examples.insert(examples.end(), owner.no_match_examples.begin(), owner.no_match_examples.end());
+    for (const std::string& example : examples) {
+      const NormalizedText normalized(example, true);
+      std::multiset<std::string> expected, found;
+      for (const Rule& rule : rules.rules()) {
+        if (RE2::PartialMatch(normalized.text(), *rule.regex)) expected.insert(rule.key);
+      }
+      Findings out;
+      REQUIRE(rules.match(normalized, out).ok());
+      for (const Finding& f : out) found.insert(f.key);
+      CHECK_MESSAGE(found == expected, example);
+      ++texts;
+      skipped += rules.set_count() - *rules.sets_woken(normalized);
+    }
+  }
+  CHECK(texts > 300);
+  CHECK(skipped > texts);  // on average more than one set skipped per text
 }

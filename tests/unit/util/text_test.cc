@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
+#include <ctime>
 #include <set>
 
 using namespace scamcheck::internal;
@@ -30,4 +32,23 @@ TEST_CASE("timestamps are ISO 8601 UTC") {
   CHECK(t.size() == 24);
   CHECK(t[10] == 'T');
   CHECK(t.back() == 'Z');
+}
+
+TEST_CASE("timestamps name the current second, also when asked again within it") {
+  for (int i = 0; i < 3; ++i) {
+    const std::time_t before = std::time(nullptr);
+    const std::string t = utc_now_iso8601();
+    const std::time_t after = std::time(nullptr);
+    char expect_before[32], expect_after[32];
+    std::tm tm{};
+    gmtime_r(&before, &tm);
+    std::strftime(expect_before, sizeof expect_before, "%Y-%m-%dT%H:%M:%S", &tm);
+    gmtime_r(&after, &tm);
+    std::strftime(expect_after, sizeof expect_after, "%Y-%m-%dT%H:%M:%S", &tm);
+    const std::string second = t.substr(0, 19);
+    CHECK((second == expect_before || second == expect_after));
+    CHECK(t[19] == '.');
+    CHECK(std::isdigit(static_cast<unsigned char>(t[20])));
+    CHECK(std::isdigit(static_cast<unsigned char>(t[22])));
+  }
 }
