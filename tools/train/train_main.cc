@@ -19,13 +19,15 @@
 // and the verdict thresholds (at most a target false-positive rate on the
 // out-of-fold ham, where one of our fixtures' ham counts half: they are
 // look-alikes written to sit close to a scam); the final weights come from
-// all the data.
+// all the data. Every model (fold or final) is the mean of three fits that
+// visit the examples in different orders (--average).
 // Deterministic: the same data and flags give the same bytes.
 //
 // Usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]
 //                        [--hash-bits N] [--epochs N] [--learning-rate X]
 //                        [--l2 X] [--seed N] [--folds N] [--repeats N]
 //                        [--fpr-text X] [--fpr-email X] [--fpr-url X]
+//                        [--fixture-ham-weight X] [--average N]
 //                        [--source-weight NAME[+|-]=X] [--threads N]
 // Exit status: 0 written, 64 usage, 65 unreadable data, 70 internal error,
 // 73 cannot write the output.
@@ -138,6 +140,10 @@ struct Args {
   // corpora's ham needs (0.47 instead of 0.40) and SMS scams fell under it.
   // Their own target (<= 3 % flagged) is checked by scamcheck-eval.
   double fixture_ham_weight = 0.5;
+  // Fits averaged per model (--average): seeds seed .. seed + average - 1.
+  // One fit's weights move with the order it visits the examples in: a few
+  // records near a threshold change sides with any change to the data.
+  std::uint32_t average = 3;
   Args() { train.hash_bits = 20; }
 };
 
@@ -214,6 +220,11 @@ int parse_args(int argc, char** argv, Args& args) {
                   "What a fixture's ham counts for beside a corpus ham where the thresholds are "
                   "set (default 0.5)",
                   real([](double x) { return x >= 0 && x <= 1; }, "must be within 0-1"));
+  app.add_option("--average", args.average,
+                 "Average the weights of N fits with consecutive seeds (default 3)")
+      ->type_name("N")
+      ->transform(decimal())
+      ->check(CLI::Range(1u, 10u));
   std::vector<std::string> source_weights;
   app.add_option("--source-weight", source_weights,
                  "Weigh a source's examples by X (NAME+=X: only its positives, NAME-=X: only its "
@@ -428,9 +439,10 @@ std::string notice(const Args& args, const std::map<std::string, std::size_t>& u
          "Logistic regression over 2^"
       << args.train.hash_bits
       << " hashed features (word n-grams, link parts, rule findings),\n"
-         "trained with seed "
-      << args.train.seed << ", " << args.train.epochs << " epochs, " << args.folds
-      << "-fold cross-fitted calibration, on " << examples
+         "trained with seeds "
+      << args.train.seed << "-" << args.train.seed + args.average - 1 << " (weights averaged), "
+      << args.train.epochs << " epochs, " << args.folds << "-fold cross-fitted calibration, on "
+      << examples
       << " examples.\n\n"
          "It was trained on the `train` splits of the following corpora (records\n"
          "read per corpus in brackets); their authors are credited here as their\n"
@@ -448,6 +460,25 @@ std::string notice(const Args& args, const std::map<std::string, std::size_t>& u
     if (name.rfind("fixtures/", 0) == 0) out << "- " << name << ": " << n << " trained on\n";
   }
   return out.str();
+}
+
+// The weights of `args.average` fits, each visiting the examples in the
+// order of its own seed, averaged.
+std::vector<float> fit(const std::vector<model::Example>& examples, const Args& args,
+                       int skip_fold = -1) {
+  std::vector<float> sum;
+  for (std::uint32_t k = 0; k < args.average; ++k) {
+    model::TrainOptions o = args.train;
+    o.seed = args.train.seed + k;
+    std::vector<float> w = model::train_logistic(examples, o, skip_fold);
+    if (sum.empty()) {
+      sum = std::move(w);
+    } else {
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += w[i];
+    }
+  }
+  for (float& v : sum) v /= static_cast<float>(args.average);
+  return sum;
 }
 
 }  // namespace
@@ -530,7 +561,7 @@ int main(int argc, char** argv) {
       examples[i].fold = h % args.folds;
     }
     for (std::uint32_t f = 0; f < args.folds; ++f) {
-      const std::vector<float> w = model::train_logistic(examples, args.train, static_cast<int>(f));
+      const std::vector<float> w = fit(examples, args, static_cast<int>(f));
       for (std::size_t i = 0; i < examples.size(); ++i) {
         if (examples[i].fold == f) oof[r][i] = model::raw_score(w, examples[i]);
       }
@@ -607,7 +638,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::vector<float> weights = model::train_logistic(examples, args.train);
+  const std::vector<float> weights = fit(examples, args);
   const model::LinearModel trained(args.train.hash_bits, weights, cal);
   const std::string bytes = trained.serialize();
 
