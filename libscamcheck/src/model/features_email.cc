@@ -281,7 +281,10 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
     return;
   }
   add_sender(email, sender, emit);
-  if (auto reply = email.find("Reply-To"); !reply.empty() && !sender_rd.empty()) {
+  // A reply address the mail was delivered to (a mailing list that takes
+  // the replies) is the recipient's, not the sender's: it says nothing.
+  if (auto reply = email.find("Reply-To");
+      !reply.empty() && !sender_rd.empty() && !sent_to_itself(reply.front()->value, recipients)) {
     const std::string r = address_domain(reply.front()->value);
     if (!r.empty()) emit(registrable_of(r) == sender_rd ? "replyto=same" : "replyto=other");
   }

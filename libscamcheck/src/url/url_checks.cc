@@ -52,6 +52,18 @@ bool looks_like_url(std::string_view v) {
   return v.find("www.") != std::string_view::npos;
 }
 
+// Whether a path up to a segment ends in an embedded scheme ("/r/http://"),
+// so that the segment is the host of a redirect target.
+bool after_scheme(std::string_view before) {
+  for (std::string_view scheme : {std::string_view("http://"), std::string_view("https://")}) {
+    if (before.size() >= scheme.size() &&
+        equals_ci(before.substr(before.size() - scheme.size()), scheme)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Keyword hits sorted by position, overlaps removed (the longest hit at a
 // position wins: "secure" over "secur").
 void select_hits(std::vector<SubstringIndex::Hit>& hits) {
@@ -649,6 +661,14 @@ void UrlChecker::check_path(State& st) const {
             // is the classic one.
             if (r.start == p.query.start && r.end == p.query.end && looks_like_url(seg) &&
                 brands_->mentions_official_domain(mm.brand, seg)) {
+              continue;
+            }
+            // So is the brand's own host after a scheme inside the path, as
+            // mailing services' click trackers write their targets
+            // ("/click/123/*http://www.brand.ie/offers"): a redirect to
+            // the real site.
+            if (r.start == p.path.start && after_scheme(url.substr(r.start, seg_start - r.start)) &&
+                brands_->is_official_for(mm.brand, registrable_domain(lower_ascii(seg)), true)) {
               continue;
             }
             brand_range = {seg_start + mm.pos, seg_start + mm.pos + mm.len};

@@ -129,6 +129,24 @@ TEST_CASE("a mail's features say whether its links lead to the sender's own doma
   CHECK(own != other("https://lindenhof-kaffee.shop-angebot.com/ernte"));
 }
 
+TEST_CASE("a reply address the mail was delivered to is the recipient's, not a sender's feature") {
+  // A mailing list that takes the replies: Reply-To is the list, which is
+  // also the recipient. Where the list lives must not move the features.
+  auto other = [](const std::string& list) {
+    const std::string mail = "From: Motor Works <sales@motor-works.example>\r\nTo: " + list +
+                             "\r\nReply-To: " + list +
+                             "\r\nSubject: DC motors\r\n\r\nWe make small DC motors for toys.\r\n";
+    auto f = rules_analyzer().model_features(mail, Kind::kEmail);
+    REQUIRE_MESSAGE(f.ok(), f.status().to_string());
+    std::set<std::uint32_t> out;
+    for (const auto& h : f->hits) {
+      if (h.group == model::Group::kOther) out.insert(h.hash);
+    }
+    return out;
+  };
+  CHECK(other("list@motor-works.example") == other("list@lists.example.net"));
+}
+
 TEST_CASE("bare file and command names in prose are never quoted as links") {
   // A kernel mailing list: "mkfs.xfs", "oops1.dat" and "mkfs" name things on
   // a disk; only a real top-level domain makes a bare host a link a person

@@ -131,6 +131,11 @@ TEST_CASE("brand_in_path: whole words, official domains as directories") {
   // A redirect to the brand's own site is not an impersonation.
   CHECK_FALSE(
       run("https://tracker.example.com/click?u=http://www.apple.com/uk/").has("brand_in_path"));
+  // So is one written into a mailing service's click-tracker path after a
+  // scheme; the official domain as a plain folder still is one.
+  CHECK_FALSE(run("http://www.clicks.example.com/mm/Click/2644/x9Z.Nj/*http://www.tesco.ie/offers")
+                  .has("brand_in_path"));
+  CHECK(run("http://www.clicks.example.com/mm/tesco.ie/offers").has("brand_in_path"));
   // Brand names glued to keywords inside host labels.
   Outcome o = run("https://secureappleverification.example-host.com/x");
   CHECK(o.evidence["brand_in_subdomain"] == "apple");
