@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "email/gumbo_arena.h"
 #include "email/html_style.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
@@ -845,7 +846,8 @@ void scan_html(std::string_view html, HtmlScan& out) {
   if (html.empty()) return;
   std::string defused;
   std::string_view source = limit_nesting(html, defused);
-  GumboOptions options = kGumboDefaultOptions;
+  GumboArena arena;  // the output lives in it: no gumbo_destroy_output()
+  GumboOptions options = arena.options(kGumboDefaultOptions);
   options.max_errors = 0;  // errors are not used; recording them costs time
   GumboOutput* parsed = gumbo_parse_with_options(&options, source.data(), source.size());
   if (parsed == nullptr) return;
@@ -853,7 +855,6 @@ void scan_html(std::string_view html, HtmlScan& out) {
     Scanner scanner(source, out);
     scanner.run(parsed->root);
   }
-  gumbo_destroy_output(&options, parsed);
   for (HtmlAnchor& a : out.anchors) {
     a.web = is_web_or_script_link(a.href);
     if (a.web) out.visible.links.push_back({a.href_start, a.href_end, a.href});
