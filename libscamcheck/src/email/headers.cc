@@ -138,6 +138,11 @@ class HeaderCheckerImpl final : public HeaderChecker {
     out.push_back(std::move(f));
   }
 
+  // The From address alone: header, mailbox, registrable domain, freemail,
+  // the brand whose official domain it is. All that sender_site() and
+  // verified_brand_sender() need; false without a From header.
+  bool read_address(const ParsedEmail& email, Sender& s) const;
+  // The address, then what the display name and the domain claim.
   void read_sender(const ParsedEmail& email, Sender& s, Findings& out) const;
   void check_reply_to(const ParsedEmail& email, const Sender& s, Findings& out) const;
   void check_return_path(const ParsedEmail& email, const Sender& s, Findings& out) const;
@@ -176,15 +181,13 @@ void HeaderCheckerImpl::check(const ParsedEmail& email, Findings& out) const {
 
 std::string HeaderCheckerImpl::sender_site(const ParsedEmail& email) const {
   Sender sender;
-  Findings ignored;
-  read_sender(email, sender, ignored);
+  read_address(email, sender);
   return sender.freemail ? std::string() : sender.reg;
 }
 
 bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
   Sender sender;
-  Findings ignored;
-  read_sender(email, sender, ignored);
+  read_address(email, sender);
   if (!sender.official) return false;
   std::vector<const EmailHeader*> results = email.find("Authentication-Results");
   if (results.empty()) return false;
@@ -194,9 +197,9 @@ bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
   return false;
 }
 
-void HeaderCheckerImpl::read_sender(const ParsedEmail& email, Sender& s, Findings& out) const {
+bool HeaderCheckerImpl::read_address(const ParsedEmail& email, Sender& s) const {
   std::vector<const EmailHeader*> from = email.find("From");
-  if (from.empty()) return;
+  if (from.empty()) return false;
   s.header = from.front();
   const std::string& v = s.header->value;
   s.box = parse_mailbox(v);
@@ -210,6 +213,14 @@ void HeaderCheckerImpl::read_sender(const ParsedEmail& email, Sender& s, Finding
   if (domain_brand >= 0) s.brands.push_back(domain_brand);
   bool brand_mail = (providers_.tags(s.reg) & MailProviders::kBrandMail) != 0;
   s.official = domain_brand >= 0 || brand_mail;
+  return true;
+}
+
+void HeaderCheckerImpl::read_sender(const ParsedEmail& email, Sender& s, Findings& out) const {
+  if (!read_address(email, s)) return;
+  const std::string& v = s.header->value;
+  std::string_view domain = s.box.domain.of(v);
+  bool brand_mail = (providers_.tags(s.reg) & MailProviders::kBrandMail) != 0;
 
   // display_name_impersonation. First an address in the display name: a
   // brand's address, or the whole display name being another address than

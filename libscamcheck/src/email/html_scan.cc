@@ -3,9 +3,11 @@
 #include <gumbo.h>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <string>
 
+#include "email/gumbo_arena.h"
 #include "email/html_style.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
@@ -73,6 +75,13 @@ void align_text(std::string_view orig, std::size_t base, std::string_view dec, E
   while (j < dec.size()) {
     if (i >= orig.size()) return fallback();
     char c = orig[i];
+    // Most text: the same ASCII character on both sides.
+    if (c == dec[j] && static_cast<unsigned char>(c) < 0x80 && c != '&' && c != '\r') {
+      emit(dec.substr(j, 1), base + i, base + i + 1);
+      ++i;
+      ++j;
+      continue;
+    }
     if (c == '&') {
       std::size_t k = i + 1;
       if (k < orig.size() && orig[k] == '#') {
@@ -178,6 +187,7 @@ void align_text(std::string_view orig, std::size_t base, std::string_view dec, E
 template <typename Emit>
 void align_chars(std::string_view orig, std::size_t base, std::string_view dec, Emit&& emit) {
   align_text(orig, base, dec, [&](std::string_view chunk, std::size_t s, std::size_t e) {
+    if (chunk.size() == 1) return emit(chunk, s, e);
     std::size_t p = 0;
     while (p < chunk.size()) {
       const std::size_t n = char_len(chunk, p);
@@ -742,15 +752,19 @@ void Scanner::run(const GumboNode* root) {
 }
 
 // Elements whose end tag may be left out: they never nest by accident.
+// Called for every tag of a part: one lower-casing and a binary search.
 bool closes_itself(std::string_view name) {
-  for (std::string_view n :
-       {"p",     "li",    "dt",    "dd",       "tr",      "td",    "th",   "option", "optgroup",
-        "tbody", "thead", "tfoot", "colgroup", "caption", "rb",    "rt",   "rp",     "html",
-        "head",  "body",  "br",    "img",      "hr",      "input", "meta", "link",   "area",
-        "base",  "col",   "embed", "param",    "source",  "track", "wbr",  "frame",  "keygen"}) {
-    if (equals_ci(name, n)) return true;
-  }
-  return false;
+  static constexpr std::string_view kNames[] = {
+      "area",   "base",  "body",     "br",     "caption", "col",   "colgroup", "dd",     "dt",
+      "embed",  "frame", "head",     "hr",     "html",    "img",   "input",    "keygen", "li",
+      "link",   "meta",  "optgroup", "option", "p",       "param", "rb",       "rp",     "rt",
+      "source", "tbody", "td",       "tfoot",  "th",      "thead", "tr",       "track",  "wbr"};
+  constexpr std::size_t kLongest = 8;  // "colgroup", "optgroup"
+  if (name.empty() || name.size() > kLongest) return false;
+  char lower[kLongest];
+  for (std::size_t i = 0; i < name.size(); ++i) lower[i] = ascii_lower(name[i]);
+  return std::binary_search(std::begin(kNames), std::end(kNames),
+                            std::string_view(lower, name.size()));
 }
 
 // Gumbo's tree building is quadratic in the nesting depth (each tag looks
@@ -845,7 +859,8 @@ void scan_html(std::string_view html, HtmlScan& out) {
   if (html.empty()) return;
   std::string defused;
   std::string_view source = limit_nesting(html, defused);
-  GumboOptions options = kGumboDefaultOptions;
+  GumboArena arena;  // the output lives in it: no gumbo_destroy_output()
+  GumboOptions options = arena.options(kGumboDefaultOptions);
   options.max_errors = 0;  // errors are not used; recording them costs time
   GumboOutput* parsed = gumbo_parse_with_options(&options, source.data(), source.size());
   if (parsed == nullptr) return;
@@ -853,7 +868,6 @@ void scan_html(std::string_view html, HtmlScan& out) {
     Scanner scanner(source, out);
     scanner.run(parsed->root);
   }
-  gumbo_destroy_output(&options, parsed);
   for (HtmlAnchor& a : out.anchors) {
     a.web = is_web_or_script_link(a.href);
     if (a.web) out.visible.links.push_back({a.href_start, a.href_end, a.href});

@@ -423,6 +423,43 @@ TEST_CASE("malformed messages are read like a mail client would") {
     REQUIRE(email.parts.size() == 1);
     CHECK(email.parts[0].type == EmailPart::Type::kHtml);
   }
+  // Header blocks whose every line is a header or a continuation are parsed
+  // without GMime's warning callback; the others with it, to find the line
+  // that ends them. Both kinds must read as before.
+  SUBCASE("valid header blocks: blanks before the colon, folding, CRLF, an empty block") {
+    const auto spaced = parse("Subject : hi\nX-Long: a\n\tb\n\nbody\n");
+    CHECK(spaced.headers.size() == 2);
+    REQUIRE(spaced.parts.size() == 1);
+    CHECK(spaced.parts[0].text == "body\n");
+    const auto crlf = parse("From: a@example.org\r\nSubject: hi\r\n\r\nbody\r\n");
+    CHECK(crlf.headers.size() == 2);
+    REQUIRE(crlf.parts.size() == 1);
+    CHECK(crlf.parts[0].text.find("body") == 0);
+    const auto no_headers = parse("\nonly a body\n");
+    CHECK(no_headers.headers.empty());
+    REQUIRE(no_headers.parts.size() == 1);
+    CHECK(no_headers.parts[0].text == "only a body\n");
+  }
+  SUBCASE("the headers end at a line that is not one, however it fails") {
+    for (const char* bad :
+         {"a line with words: and a colon later\n", "ctrl\x01name: x\n", "\x01\n"}) {
+      CAPTURE(std::string(bad));
+      const auto email =
+          parse(std::string("From: a@example.org\nSubject: hi\n") + bad + "Call now.\n");
+      CHECK(email.headers.size() == 2);
+      REQUIRE(email.parts.size() == 1);
+      CHECK(email.parts[0].text.find("Call now.") != std::string::npos);
+    }
+  }
+  SUBCASE("8-bit header names and folded lines are headers to GMime") {
+    const auto umlaut = parse("From: a@example.org\n\xC3\x84rger: x\n\nbody\n");
+    CHECK(umlaut.headers.size() == 2);
+    const auto folded = parse("From: a@example.org\nSubject: hi\n more subject\n\nbody\n");
+    REQUIRE(folded.headers.size() == 2);
+    CHECK(folded.headers[1].value.find("more subject") != std::string::npos);
+    REQUIRE(folded.parts.size() == 1);
+    CHECK(folded.parts[0].text == "body\n");
+  }
   SUBCASE("multipart without a boundary") {
     const auto email = parse(
         "Content-Type: multipart/mixed\n\n"
