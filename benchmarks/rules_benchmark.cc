@@ -143,6 +143,24 @@ void run(benchmark::State& state, Input input, Body body) {
       benchmark::Counter(static_cast<double>(matched), benchmark::Counter::kAvgIterations);
 }
 
+// RuleSet::match over the texts in turn, one per iteration, with the findings
+// per text as a counter.
+void match_in_turn(benchmark::State& state, const scamcheck::internal::RuleSet& set,
+                   const std::vector<NormalizedText>& texts) {
+  std::size_t i = 0;
+  scamcheck::internal::Findings findings;
+  std::int64_t matched = 0;
+  for (auto _ : state) {
+    findings.clear();
+    (void)set.match(texts[i], findings);
+    matched += static_cast<std::int64_t>(findings.size());
+    if (++i == texts.size()) i = 0;
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["matched_per_text"] =
+      benchmark::Counter(static_cast<double>(matched), benchmark::Counter::kAvgIterations);
+}
+
 // What the library runs: RuleSet::match (its sets, then spans), given the
 // normalized text (normalization is timed separately below).
 void BM_LibraryRuleSet(benchmark::State& state, Input input) {
@@ -160,18 +178,7 @@ void BM_LibraryRuleSet(benchmark::State& state, Input input) {
   }
   std::vector<NormalizedText> texts;
   for (const std::string& text : originals(input)) texts.emplace_back(text);
-  std::size_t i = 0;
-  Findings findings;
-  std::int64_t matched = 0;
-  for (auto _ : state) {
-    findings.clear();
-    (void)(*compiled)->match(texts[i], findings);
-    matched += static_cast<std::int64_t>(findings.size());
-    if (++i == texts.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
-  state.counters["matched_per_text"] =
-      benchmark::Counter(static_cast<double>(matched), benchmark::Counter::kAvgIterations);
+  match_in_turn(state, **compiled, texts);
 }
 BENCHMARK_CAPTURE(BM_LibraryRuleSet, sms, Input::kSms);
 BENCHMARK_CAPTURE(BM_LibraryRuleSet, 5kb, Input::kFiveKb);
@@ -196,22 +203,11 @@ void BM_DataPackRuleSetDevSms(benchmark::State& state) {
     const auto sets = (*compiled)->sets_woken(texts.back());
     woken += sets.ok() ? *sets : 0;
   }
-  std::size_t i = 0;
-  Findings findings;
-  std::int64_t matched = 0;
-  for (auto _ : state) {
-    findings.clear();
-    (void)(*compiled)->match(texts[i], findings);
-    matched += static_cast<std::int64_t>(findings.size());
-    if (++i == texts.size()) i = 0;
-  }
-  state.SetItemsProcessed(state.iterations());
+  match_in_turn(state, **compiled, texts);
   state.counters["texts"] = static_cast<double>(texts.size());
   state.counters["sets"] = static_cast<double>((*compiled)->set_count());
   state.counters["sets_run_per_text"] =
       static_cast<double>(woken) / static_cast<double>(std::max<std::size_t>(texts.size(), 1));
-  state.counters["matched_per_text"] =
-      benchmark::Counter(static_cast<double>(matched), benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_DataPackRuleSetDevSms);
 
