@@ -9,7 +9,7 @@
          UTF-8), else the .eml files of --fixtures (tests/fixtures/email)
 
 --count N cycles the messages to N lines, --rounds N reads each N times,
---every N keeps every Nth message once (default: each message once).
+--every N keeps one message in N (default: each message once).
 Prints one line describing the input ("N lines, B bytes, from ...").
 """
 
@@ -70,7 +70,7 @@ def main():
     elif a.rounds:
         chosen, how = messages * a.rounds, f"each {a.rounds} times"
     elif a.every:
-        chosen, how = messages[::a.every], f"every {a.every}th"
+        chosen, how = messages[::a.every], f"one in {a.every}"
     else:
         chosen, how = messages, "each once"
     with open(a.out, "w", encoding="utf-8") as out:
