@@ -120,9 +120,9 @@ class RuleSet {
   };
   // Compiles the prefilter and the sets of `patterns` (one per rule of
   // rules_; `file_of` says which file each came from).
+  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
   // Which groups may match `text`: run[g] = 1.
   Status wake(const NormalizedText& text, std::vector<char>& run) const;
-  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;
