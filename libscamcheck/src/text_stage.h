@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -35,16 +36,21 @@ class TextStage {
 };
 
 // One entry per URL, in order of first appearance: a container may repeat
-// a link many times.
+// a link many times (a document can hold thousands: one hash look-up each).
 inline void keep_first_of_each_url(std::vector<UrlInfo>& urls) {
-  std::vector<UrlInfo> unique;
-  for (UrlInfo& u : urls) {
-    if (std::none_of(unique.begin(), unique.end(),
-                     [&](const UrlInfo& x) { return x.url == u.url; })) {
-      unique.push_back(std::move(u));
-    }
+  std::vector<bool> keep(urls.size(), false);
+  {
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(urls.size());
+    for (std::size_t i = 0; i < urls.size(); ++i) keep[i] = seen.insert(urls[i].url).second;
   }
-  urls = std::move(unique);
+  std::size_t out = 0;
+  for (std::size_t i = 0; i < urls.size(); ++i) {
+    if (!keep[i]) continue;
+    if (out != i) urls[out] = std::move(urls[i]);
+    ++out;
+  }
+  urls.resize(out);
 }
 
 }  // namespace scamcheck::internal

@@ -1,6 +1,7 @@
 #include "url/brands.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "util/ascii.h"
 #include "util/json.h"
@@ -496,7 +497,31 @@ int BrandTable::find_edit_target(std::string_view skel) const {
   return best;
 }
 
+std::uint64_t BrandTable::next_serial() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 LookalikeMatch BrandTable::lookalike(std::string_view label, std::string_view skeleton) const {
+  // Bounded: emptied when full, so a flood of distinct labels costs one
+  // look-up each and holds at most kCacheEntries answers.
+  constexpr std::size_t kCacheEntries = 4096;
+  thread_local std::unordered_map<std::string, LookalikeMatch> cache;
+  thread_local std::string key;
+  key.clear();
+  key.append(reinterpret_cast<const char*>(&serial_), sizeof serial_);
+  key.append(label);
+  key.push_back('\0');
+  key.append(skeleton);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  LookalikeMatch m = lookalike_uncached(label, skeleton);
+  if (cache.size() >= kCacheEntries) cache.clear();
+  cache.emplace(key, m);
+  return m;
+}
+
+LookalikeMatch BrandTable::lookalike_uncached(std::string_view label,
+                                              std::string_view skeleton) const {
   LookalikeMatch m;
   // 1. The brand itself inside the label: "paypal-secure", "amazonjp".
   std::vector<Mention> mentions;

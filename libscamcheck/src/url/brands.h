@@ -128,6 +128,10 @@ class BrandTable {
   // Look-alike test for one label (lower case; U-label for IDNs, in which
   // case `unicode_skeleton` is its confusable skeleton). Official labels are
   // the caller's business.
+  // Labels repeat across the links of one input ("example" in every
+  // "<word>-<n>.example.top", "secure" in "secure-<n>"): each thread keeps
+  // the answers for its recent labels (lookalike_uncached() is a pure
+  // function of the table, the label and the skeleton).
   LookalikeMatch lookalike(std::string_view label, std::string_view skeleton) const;
 
   // Lower-case brand names for the confusable-word check on text: distinctive
@@ -144,6 +148,12 @@ class BrandTable {
   };
   void index();
   int find_edit_target(std::string_view skel) const;
+  LookalikeMatch lookalike_uncached(std::string_view label, std::string_view skeleton) const;
+
+  // Tells this table's entries in the per-thread lookalike() cache from
+  // those of a table freed before (whose address this one may reuse).
+  std::uint64_t serial_ = next_serial();
+  static std::uint64_t next_serial();
 
   std::vector<Brand> brands_;
   std::unordered_map<std::string, std::vector<int>, StringHash, std::equal_to<>> official_;
