@@ -12,6 +12,7 @@
 
 #include "common/report_json.h"
 #include "scamcheck/scamcheck.h"
+#include "util/utf8.h"
 
 using scamcheck::AiProvider;
 using scamcheck::AiReply;
@@ -230,6 +231,46 @@ TEST_CASE("json_string_size_bound is an upper bound of the written JSON") {
     const std::size_t written = report_to_json(r).size() - report_to_json(empty).size() + 2;
     CHECK(written <= json_string_size_bound(s));
   }
+}
+
+TEST_CASE("json_string_size_bound counts every byte as the per-byte rule does") {
+  // 2 for the quotes; 2 for a short escape, 6 for \uXXXX; 3 for each
+  // byte >= 0x80 of invalid UTF-8, else 1.
+  const auto reference = [](std::string_view s) {
+    const bool valid = scamcheck::internal::is_valid_utf8(s);
+    std::size_t n = 2;
+    for (char ch : s) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c < 0x20) {
+        n += c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t' ? 2 : 6;
+      } else if (c == '"' || c == '\\') {
+        n += 2;
+      } else if (c >= 0x80 && !valid) {
+        n += 3;
+      } else {
+        n += 1;
+      }
+    }
+    return n;
+  };
+  const std::string plain = "Your parcel could not be delivered, confirm your address today. ";
+  std::vector<std::string> samples;
+  for (std::string_view odd :
+       std::initializer_list<std::string_view>{"\"", "\\", "\n", std::string_view("\0", 1), "\x1f",
+                                               "\x7f", "\xC3\xA9", "\xC3", "\xff"}) {
+    for (std::size_t at : {0, 1, 7, 8, 9, 15, 16, 63, 64}) {
+      std::string s = plain;
+      s.insert(at, odd);
+      samples.push_back(s);
+      samples.push_back(s.substr(0, at + odd.size()));
+    }
+  }
+  std::string big;
+  while (big.size() < 100000) big += plain;
+  samples.push_back(big);
+  big[50001] = '"';
+  samples.push_back(big);
+  for (const std::string& s : samples) CHECK(json_string_size_bound(s) == reference(s));
 }
 
 namespace {

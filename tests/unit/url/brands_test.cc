@@ -302,3 +302,44 @@ TEST_CASE("open_platform_categories is required and an array of strings") {
   CHECK_FALSE(with(R"("open_platform_categories":"c",)").ok());
   CHECK_FALSE(with(R"("open_platform_categories":[1],)").ok());
 }
+
+TEST_CASE("look-alike answers are remembered per table, not across tables") {
+  // Two tables, one after the other, possibly at the same address: each
+  // answers from its own brands, however often a label is asked.
+  const char* kAcme =
+      R"({"version":1,"open_platform_categories":[],"brands":[{"id":"acme","name":"Acme",)"
+      R"("domains":["acme.com"],"tokens":["acmebank"]}]})";
+  const char* kOther =
+      R"({"version":1,"open_platform_categories":[],"brands":[{"id":"other","name":"Other",)"
+      R"("domains":["other.com"],"tokens":["otherco"]}]})";
+  for (int round = 0; round < 3; ++round) {
+    {
+      auto t = BrandTable::load(kAcme, "acme.json");
+      REQUIRE_MESSAGE(t.ok(), t.status().message());
+      for (int i = 0; i < 2; ++i) {
+        CHECK((*t)->lookalike("acmebank-login", "acmebank-login").kind ==
+              LookalikeKind::kContainsBrand);
+        CHECK((*t)->lookalike("otherco-login", "otherco-login").kind == LookalikeKind::kNone);
+      }
+    }
+    {
+      auto t = BrandTable::load(kOther, "other.json");
+      REQUIRE_MESSAGE(t.ok(), t.status().message());
+      for (int i = 0; i < 2; ++i) {
+        CHECK((*t)->lookalike("acmebank-login", "acmebank-login").kind == LookalikeKind::kNone);
+        CHECK((*t)->lookalike("otherco-login", "otherco-login").kind ==
+              LookalikeKind::kContainsBrand);
+      }
+    }
+  }
+  // More distinct labels than the memo holds: the answers stay right.
+  for (int i = 0; i < 5000; ++i) {
+    const std::string label = "word" + std::to_string(i);
+    const LookalikeMatch first = look(label);
+    const LookalikeMatch again = look(label);
+    CHECK((first.kind == again.kind && first.brand == again.brand && first.pos == again.pos &&
+           first.len == again.len));
+  }
+  CHECK(brand_of(look("paypal-secure")) == "paypal");
+  CHECK(brand_of(look("pyapal")) == "paypal");
+}
