@@ -104,13 +104,18 @@ NormalizedText::NormalizedText(std::string_view original, bool underscores_as_sp
       text_.resize(at + (j - i));
       origin_start_.resize(at + (j - i));
       origin_end_.resize(at + (j - i));
+      // Plain pointers: a char store may alias anything, so through the
+      // containers every byte would reload their data pointers.
+      char* out = text_.data() + at - i;
+      std::uint32_t* starts = origin_start_.data() + at - i;
+      std::uint32_t* ends = origin_end_.data() + at - i;
       for (std::size_t k = i; k < j; ++k) {
         unsigned char c = s[k];
         if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
         if (c == '_' && underscores_as_spaces && !addresses.contains(k)) c = ' ';
-        text_[at + (k - i)] = static_cast<char>(c);
-        origin_start_[at + (k - i)] = static_cast<std::uint32_t>(k);
-        origin_end_[at + (k - i)] = static_cast<std::uint32_t>(k + 1);
+        out[k] = static_cast<char>(c);
+        starts[k] = static_cast<std::uint32_t>(k);
+        ends[k] = static_cast<std::uint32_t>(k + 1);
       }
       i = j;
       continue;
