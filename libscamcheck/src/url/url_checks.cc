@@ -3,6 +3,8 @@
 #include <unicode/uspoof.h>
 
 #include <algorithm>
+#include <atomic>
+#include <unordered_map>
 
 #include "url/host_heuristics.h"
 #include "url/path_checks.h"
@@ -101,7 +103,9 @@ double UrlChecker::randomness(std::string_view label) const {
 
 Result<std::unique_ptr<UrlChecker>> UrlChecker::create(std::unique_ptr<BrandTable> brands,
                                                        UrlLists lists) {
+  static std::atomic<std::uint64_t> next_serial{1};
   std::unique_ptr<UrlChecker> c(new UrlChecker());
+  c->serial_ = next_serial.fetch_add(1, std::memory_order_relaxed);
   c->brands_ = std::move(brands);
   c->lists_ = std::move(lists);
   for (std::size_t i = 0; i < c->lists_.keywords.size(); ++i) {
@@ -239,6 +243,32 @@ struct UrlChecker::State {
 
 void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<UrlSignal>& out,
                        std::string& registrable) const {
+  struct Answer {
+    std::vector<UrlSignal> signals;
+    std::string registrable;
+  };
+  // Bounded: emptied when full, so a flood of distinct URLs costs one
+  // look-up each and holds at most kCacheEntries answers.
+  constexpr std::size_t kCacheEntries = 1024;
+  thread_local std::unordered_map<std::string, Answer> cache;
+  thread_local std::string key;
+  key.assign(reinterpret_cast<const char*>(&serial_), sizeof serial_);
+  key.append(url);
+  if (auto it = cache.find(key); it != cache.end()) {
+    out.insert(out.end(), it->second.signals.begin(), it->second.signals.end());
+    registrable = it->second.registrable;
+    return;
+  }
+  Answer a;
+  check_uncached(url, p, a.signals, registrable);
+  a.registrable = registrable;
+  out.insert(out.end(), a.signals.begin(), a.signals.end());
+  if (cache.size() >= kCacheEntries) cache.clear();
+  cache.emplace(key, std::move(a));
+}
+
+void UrlChecker::check_uncached(std::string_view url, const ParsedUrl& p,
+                                std::vector<UrlSignal>& out, std::string& registrable) const {
   registrable.clear();
   const std::string& scheme = p.scheme;
   if (scheme == "javascript" || scheme == "vbscript" || scheme == "data") {

@@ -5,6 +5,7 @@
 #ifndef SCAMCHECK_URL_URL_CHECKS_H_
 #define SCAMCHECK_URL_URL_CHECKS_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -60,6 +61,9 @@ class UrlChecker {
 
   // Appends the signals of `url` (parsed into `p`) to `out`, at most one per
   // key, and sets `registrable` (eTLD+1, "" for IP hosts). Thread-safe.
+  // REQUIRES: `p` is what parse_url(url) gives: an input repeats its links
+  // (a newsletter's tracking links, a document's footer), so each thread
+  // remembers the answers for its recent URLs, keyed by the URL alone.
   void check(std::string_view url, const ParsedUrl& p, std::vector<UrlSignal>& out,
              std::string& registrable) const;
 
@@ -71,6 +75,8 @@ class UrlChecker {
 
  private:
   UrlChecker() = default;
+  void check_uncached(std::string_view url, const ParsedUrl& p, std::vector<UrlSignal>& out,
+                      std::string& registrable) const;
   // Look-alike test for one host label (ASCII form and Unicode form): the
   // whole label, then each hyphen-separated part, then brand names glued to
   // URL keywords ("appleaccounts", "paypalverify").
@@ -93,6 +99,9 @@ class UrlChecker {
   UrlLists lists_;
   SubstringIndex keywords_;  // id = index into lists_.keywords
   USpoofChecker* spoof_ = nullptr;
+  // Tells this checker's entries in the per-thread check() cache from those
+  // of a checker freed before (whose address this one may reuse).
+  std::uint64_t serial_ = 0;
 };
 
 }  // namespace scamcheck::internal

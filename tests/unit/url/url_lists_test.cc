@@ -128,3 +128,55 @@ TEST_CASE("randomness of host labels") {
   }
   CHECK(c.randomness("d8v1y1x") >= 1.0);
 }
+
+TEST_CASE("a URL checked again gets the same answer, from its own checker only") {
+  auto lists = UrlLists::load(DataSource(SCAMCHECK_DATA_DIR));
+  REQUIRE(lists.ok());
+  const UrlLists lists_copy = lists.value();
+  auto full = UrlChecker::create(
+      std::move(BrandTable::load(DataSource(SCAMCHECK_DATA_DIR)).value()), lists.value());
+  REQUIRE(full.ok());
+  // A second checker whose only brand is "acmebank": PayPal means nothing to it.
+  auto acme_brands = BrandTable::load(
+      R"({"version":1,"open_platform_categories":[],"brands":[{"id":"acme","name":"Acme",)"
+      R"("domains":["acmebank.com"],"tokens":["acmebank"]}]})",
+      "acme.json");
+  REQUIRE_MESSAGE(acme_brands.ok(), acme_brands.status().message());
+  auto acme = UrlChecker::create(std::move(acme_brands.value()), lists_copy);
+  REQUIRE(acme.ok());
+  const std::string url = "http://paypal-secure.example.top/login";
+  ParsedUrl p;
+  REQUIRE(parse_url(url, p));
+  auto keys = [&](const UrlChecker& c, std::string& registrable) {
+    std::vector<UrlSignal> out;
+    c.check(url, p, out, registrable);
+    std::string k;
+    for (const UrlSignal& s : out) {
+      k += std::string(s.key) + "@" + std::to_string(s.range.start) + "-" +
+           std::to_string(s.range.end) + ";";
+    }
+    return k;
+  };
+  std::string reg_full, reg_acme, again;
+  const std::string first = keys(**full, reg_full);
+  CHECK(first.find("brand_in_subdomain") != std::string::npos);
+  CHECK(reg_full == "example.top");
+  for (int i = 0; i < 3; ++i) {
+    CHECK(keys(**full, again) == first);
+    CHECK(again == reg_full);
+    const std::string other = keys(**acme, reg_acme);
+    CHECK(other.find("brand_in_subdomain") == std::string::npos);
+    CHECK(reg_acme == "example.top");
+  }
+  // More distinct URLs than the memo holds, then the first again.
+  for (int i = 0; i < 1500; ++i) {
+    const std::string u = "http://www.site" + std::to_string(i) + ".top/";
+    ParsedUrl q;
+    REQUIRE(parse_url(u, q));
+    std::vector<UrlSignal> out;
+    std::string r;
+    (*full)->check(u, q, out, r);
+    CHECK(r == "site" + std::to_string(i) + ".top");
+  }
+  CHECK(keys(**full, again) == first);
+}
