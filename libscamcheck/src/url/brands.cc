@@ -5,6 +5,7 @@
 
 #include "util/ascii.h"
 #include "util/json.h"
+#include "util/recent.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -503,21 +504,13 @@ std::uint64_t BrandTable::next_serial() {
 }
 
 LookalikeMatch BrandTable::lookalike(std::string_view label, std::string_view skeleton) const {
-  // Bounded: emptied when full, so a flood of distinct labels costs one
-  // look-up each and holds at most kCacheEntries answers.
-  constexpr std::size_t kCacheEntries = 4096;
-  thread_local std::unordered_map<std::string, LookalikeMatch> cache;
+  thread_local RecentAnswers<LookalikeMatch, 1024> recent;
   thread_local std::string key;
-  key.clear();
-  key.append(reinterpret_cast<const char*>(&serial_), sizeof serial_);
+  key.assign(reinterpret_cast<const char*>(&serial_), sizeof serial_);
   key.append(label);
   key.push_back('\0');
   key.append(skeleton);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  LookalikeMatch m = lookalike_uncached(label, skeleton);
-  if (cache.size() >= kCacheEntries) cache.clear();
-  cache.emplace(key, m);
-  return m;
+  return recent.get(key, [&](LookalikeMatch& m) { m = lookalike_uncached(label, skeleton); });
 }
 
 LookalikeMatch BrandTable::lookalike_uncached(std::string_view label,

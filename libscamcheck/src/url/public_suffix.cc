@@ -3,6 +3,9 @@
 #include <libpsl.h>
 
 #include <cstring>
+#include <string>
+
+#include "util/recent.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -48,18 +51,29 @@ bool is_known_tld(std::string_view label) {
   return psl_is_public_suffix2(ctx, buf, PSL_TYPE_ICANN | PSL_TYPE_NO_STAR_RULE) != 0;
 }
 
-std::string registrable_domain(std::string_view host) {
+namespace {
+
+// Hosts repeat across the links of one input (one site, many paths): each
+// thread remembers its recent answers (the list is fixed for the process).
+template <typename Compute>
+std::string remembered(std::string_view host, char which, Compute compute) {
+  thread_local RecentAnswers<std::string, 512> recent;
+  thread_local std::string key;
+  key.assign(1, which);
+  key.append(host);
+  return recent.get(key, [&](std::string& answer) { answer = compute(host); });
+}
+
+std::string registrable_domain_uncached(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
-  if (ctx == nullptr || host.empty()) return {};
   std::string h(host);
   const char* r = psl_registrable_domain(ctx, h.c_str());
   if (r == nullptr) return {};
   return std::string(r);
 }
 
-std::string icann_suffix(std::string_view host) {
+std::string icann_suffix_uncached(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
-  if (ctx == nullptr || host.empty()) return {};
   // Walk from the longest candidate to the shortest: the first label
   // sequence that is an ICANN suffix (without the star default) wins.
   std::string h(host);
@@ -78,6 +92,18 @@ std::string icann_suffix(std::string_view host) {
   // A wildcard rule ("*.ck") or an unknown TLD: use the last label.
   std::size_t last = h.rfind('.');
   return last == std::string::npos ? std::string() : h.substr(last + 1);
+}
+
+}  // namespace
+
+std::string registrable_domain(std::string_view host) {
+  if (holder().ctx == nullptr || host.empty()) return {};
+  return remembered(host, 'r', registrable_domain_uncached);
+}
+
+std::string icann_suffix(std::string_view host) {
+  if (holder().ctx == nullptr || host.empty()) return {};
+  return remembered(host, 'i', icann_suffix_uncached);
 }
 
 std::string_view public_suffix_list_source() { return holder().source; }

@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <unordered_map>
 
 #include "url/host_heuristics.h"
 #include "url/path_checks.h"
 #include "url/public_suffix.h"
 #include "util/ascii.h"
+#include "util/recent.h"
 
 namespace scamcheck::internal {
 namespace {
@@ -247,24 +247,16 @@ void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<Url
     std::vector<UrlSignal> signals;
     std::string registrable;
   };
-  // Bounded: emptied when full, so a flood of distinct URLs costs one
-  // look-up each and holds at most kCacheEntries answers.
-  constexpr std::size_t kCacheEntries = 1024;
-  thread_local std::unordered_map<std::string, Answer> cache;
+  thread_local RecentAnswers<Answer, 512> recent;
   thread_local std::string key;
   key.assign(reinterpret_cast<const char*>(&serial_), sizeof serial_);
   key.append(url);
-  if (auto it = cache.find(key); it != cache.end()) {
-    out.insert(out.end(), it->second.signals.begin(), it->second.signals.end());
-    registrable = it->second.registrable;
-    return;
-  }
-  Answer a;
-  check_uncached(url, p, a.signals, registrable);
-  a.registrable = registrable;
+  const Answer& a = recent.get(key, [&](Answer& fresh) {
+    fresh.signals.clear();
+    check_uncached(url, p, fresh.signals, fresh.registrable);
+  });
   out.insert(out.end(), a.signals.begin(), a.signals.end());
-  if (cache.size() >= kCacheEntries) cache.clear();
-  cache.emplace(key, std::move(a));
+  registrable = a.registrable;
 }
 
 void UrlChecker::check_uncached(std::string_view url, const ParsedUrl& p,
