@@ -16,6 +16,8 @@
 #   --repeat N     analyses per size at least (default 20)
 #   --out-dir DIR  where STEM.md, STEM.dat and STEM.png go (default benchmarks/results)
 #   --name STEM    file stem (default <date>-<commit>-cost-growth)
+#   --keep-inputs DIR  also keep one JSON line per input there
+#                  (<kind>-<bytes>.jsonl: e.g. the DOCX for profile_analyze.sh --input)
 # Needs python3 and gnuplot (gnuplot-nox).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,6 +27,7 @@ base_build=
 repeat=20
 out_dir="$here/results"
 name="$(date -u +%F)-$(git -C "$repo" rev-parse --short HEAD)-cost-growth"
+keep_inputs=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --build) build=$2; shift 2 ;;
@@ -32,7 +35,8 @@ while [[ $# -gt 0 ]]; do
     --repeat) repeat=$2; shift 2 ;;
     --out-dir) out_dir=$2; shift 2 ;;
     --name) name=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --keep-inputs) keep_inputs=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "cost_growth.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
 done
@@ -121,6 +125,11 @@ with open(os.path.join(work, "sizes.txt"), "w") as index:
             f.write(json.dumps({"id": 1, **obj}, ensure_ascii=False) + "\n")
         print(kind, size, path, lines, file=index)
 EOF
+
+if [[ -n $keep_inputs ]]; then
+  mkdir -p "$keep_inputs"
+  while read -r kind size path lines; do cp "$path.one" "$keep_inputs/$kind-$size.jsonl"; done < "$work/sizes.txt"
+fi
 
 # CPU time (user + system) of the CLI, which a busy machine disturbs less
 # than wall time; the run over one line (start-up) is subtracted.

@@ -9,9 +9,11 @@
 #          --rounds times (the first round pays for what a new text costs the
 #          first time, the others are what a running server sees)
 #   email  every 3rd e-mail record of the corpora's dev split
+#   --input FILE instead: the JSON lines of FILE as they are (e.g. the
+#          1.3 MB DOCX that `cost_growth.sh --keep-inputs DIR` writes)
 #
-# Usage: benchmarks/profile_analyze.sh --kind sms|email [--build DIR]
-#            [--corpus-dir DIR] [--rounds N] [--top N] [--keep FILE]
+# Usage: benchmarks/profile_analyze.sh --kind sms|email|--input FILE
+#            [--build DIR] [--corpus-dir DIR] [--rounds N] [--top N] [--keep FILE]
 #   --build DIR       build directory holding adapters/cli/scamcheck (default: build)
 #   --corpus-dir DIR  corpora (default $SCAMCHECK_CORPUS_DIR or ../shared/corpus)
 #   --rounds N        sms: times each SMS is read (default 3)
@@ -25,6 +27,7 @@ repo=$(cd "$here/.." && pwd)
 build="$repo/build"
 corpus_dir=${SCAMCHECK_CORPUS_DIR:-$repo/../shared/corpus}
 kind=
+input_file=
 rounds=3
 top=40
 keep=
@@ -32,28 +35,41 @@ keep=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --kind) kind=$2; shift 2 ;;
+    --input) input_file=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --corpus-dir) corpus_dir=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --top) top=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "profile_analyze.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
 done
-case $kind in
-  sms) select=(--rounds "$rounds"); unit=SMS ;;
-  email) select=(--every 3); unit=mail ;;
-  *) echo "profile_analyze.sh: --kind sms or --kind email is required" >&2; exit 64 ;;
-esac
+if [[ -n $input_file ]]; then
+  [[ -r $input_file ]] || { echo "profile_analyze.sh: $input_file not readable" >&2; exit 66; }
+  kind=input; unit=input
+else
+  case $kind in
+    sms) select=(--rounds "$rounds"); unit=SMS ;;
+    email) select=(--every 3); unit=mail ;;
+    *) echo "profile_analyze.sh: --kind sms, --kind email or --input FILE is required" >&2; exit 64 ;;
+  esac
+fi
 cli="$build/adapters/cli/scamcheck"
 [[ -x $cli ]] || { echo "profile_analyze.sh: $cli not found" >&2; exit 66; }
 command -v valgrind > /dev/null || { echo "profile_analyze.sh: valgrind not installed" >&2; exit 69; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-input=$(python3 "$here/dev_inputs.py" --kind "$kind" --corpus-dir "$corpus_dir" \
-  "${select[@]}" --out "$work/input.jsonl")
+if [[ -n $input_file ]]; then
+  cp "$input_file" "$work/input.jsonl"
+  input="$(wc -l < "$input_file") lines, $(wc -c < "$input_file") bytes, from $input_file"
+  how="--input $(basename "$input_file")"
+else
+  input=$(python3 "$here/dev_inputs.py" --kind "$kind" --corpus-dir "$corpus_dir" \
+    "${select[@]}" --out "$work/input.jsonl")
+  how="--kind $kind ${select[*]}"
+fi
 lines=$(wc -l < "$work/input.jsonl")
 
 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
@@ -61,13 +77,17 @@ valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
   "$cli" --jsonl --threads 1 < "$work/input.jsonl" > /dev/null 2> "$work/valgrind.log"
 [[ -n $keep ]] && cp "$work/cg.out" "$keep"
 
-echo "# Callgrind profile of scamcheck --jsonl over dev $kind"
+if [[ -n $input_file ]]; then
+  echo "# Callgrind profile of scamcheck --jsonl over $(basename "$input_file")"
+else
+  echo "# Callgrind profile of scamcheck --jsonl over dev $kind"
+fi
 echo
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "- commit: $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD 2> /dev/null || echo -dirty)"
 echo "- binary: $cli"
 echo "- input: $input"
-echo "- command: benchmarks/profile_analyze.sh --kind $kind ${select[*]} (valgrind --tool=callgrind scamcheck --jsonl --threads 1)"
+echo "- command: benchmarks/profile_analyze.sh $how (valgrind --tool=callgrind scamcheck --jsonl --threads 1)"
 echo
 callgrind_annotate --inclusive=yes "$work/cg.out" 2> /dev/null | python3 -c '
 import re, sys
