@@ -243,6 +243,13 @@ struct UrlChecker::State {
 
 void UrlChecker::check(std::string_view url, const ParsedUrl& p, std::vector<UrlSignal>& out,
                        std::string& registrable) const {
+  // A long URL (up to 8 KB) is checked afresh: the memo keeps at most
+  // 512 URLs of at most kMemoUrlBytes per thread.
+  constexpr std::size_t kMemoUrlBytes = 512;
+  if (url.size() > kMemoUrlBytes) {
+    check_uncached(url, p, out, registrable);
+    return;
+  }
   struct Answer {
     std::vector<UrlSignal> signals;
     std::string registrable;

@@ -179,4 +179,20 @@ TEST_CASE("a URL checked again gets the same answer, from its own checker only")
     CHECK(r == "site" + std::to_string(i) + ".top");
   }
   CHECK(keys(**full, again) == first);
+  // A long URL is checked afresh each time, with the same answer.
+  const std::string long_url = "http://paypal-secure.example.top/" + std::string(1000, 'a');
+  ParsedUrl lp;
+  REQUIRE(parse_url(long_url, lp));
+  std::vector<UrlSignal> once, twice;
+  std::string r1, r2;
+  (*full)->check(long_url, lp, once, r1);
+  (*full)->check(long_url, lp, twice, r2);
+  REQUIRE(once.size() == twice.size());
+  CHECK(!once.empty());
+  for (std::size_t i = 0; i < once.size(); ++i) {
+    CHECK(once[i].key == twice[i].key);
+    CHECK(once[i].range.start == twice[i].range.start);
+    CHECK(once[i].range.end == twice[i].range.end);
+  }
+  CHECK(r1 == r2);
 }
