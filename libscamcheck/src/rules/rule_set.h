@@ -25,7 +25,9 @@
 // filter of the atoms' first bytes, a table look-up where it passes), and
 // only the sets they wake run: an English SMS wakes the sets that always
 // run and a few of text.json's, seldom a language file's (figures:
-// benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
+// benchmarks/README.md, "Text rules: sets that sleep"). A set woken by
+// only one or two of its rules does not run either: those rules' own
+// regexes do, which they need for the evidence anyway. The cost: the
 // covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
