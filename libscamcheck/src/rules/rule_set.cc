@@ -310,17 +310,19 @@ void RuleSet::PrefixTable::build(std::vector<std::pair<std::uint32_t, int>> entr
   }
 }
 
-Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
+Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
+                     std::vector<int>& woken) const {
   run.assign(groups_.size(), 0);
-  for (std::size_t g = 0; g < groups_.size(); ++g) run[g] = groups_[g].always ? 1 : 0;
+  woken.clear();
   // The atoms present: a bit test per byte (the filter over the atoms'
   // first three bytes), and only where it passes a look-up and a
   // comparison.
-  thread_local std::vector<char> seen;
+  thread_local std::vector<char> seen, rule_woken;
   thread_local std::vector<int> found;
-  // All zero between calls (only the atoms found are set, and reset at the
-  // end): no clearing of every atom's flag per text.
+  // All zero between calls (only the atoms and rules found are set, and
+  // reset at the end): no clearing of every flag per text.
   if (seen.size() < atoms_.size()) seen.resize(atoms_.size(), 0);
+  if (rule_woken.size() < rules_.size()) rule_woken.resize(rules_.size(), 0);
   found.clear();
   const std::string& t = text.text();
   auto mark = [&](int a) {
@@ -346,38 +348,49 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<char>& run) const {
       if (equal) mark(*a);
     }
   }
-  // A rule wakes its group when its first cover has an atom present and
-  // its second, if it has one, too.
+  // A rule wakes when its first cover has an atom present and its second,
+  // if it has one, too.
   for (int a : found) {
     for (int r : atoms_[static_cast<std::size_t>(a)].first_of) {
-      const auto g = static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]);
-      if (run[g]) continue;
-      const std::vector<int>& second = second_[static_cast<std::size_t>(r)];
+      const auto rule = static_cast<std::size_t>(r);
+      if (rule_woken[rule]) continue;
+      const std::vector<int>& second = second_[rule];
       if (second.empty() || std::any_of(second.begin(), second.end(), [&](int x) {
             return seen[static_cast<std::size_t>(x)] != 0;
           })) {
-        run[g] = 1;
+        rule_woken[rule] = 1;
+        woken.push_back(r);
+        ++run[static_cast<std::size_t>(group_of_[rule])];
       }
     }
   }
   for (int a : found) seen[static_cast<std::size_t>(a)] = 0;
+  for (int r : woken) rule_woken[static_cast<std::size_t>(r)] = 0;
   return {};
 }
 
-Result<std::size_t> RuleSet::sets_woken(const NormalizedText& text) const {
-  std::vector<char> run;
-  if (Status s = wake(text, run); !s.ok()) return s;
-  return static_cast<std::size_t>(std::count(run.begin(), run.end(), 1));
+bool RuleSet::runs_set(const std::vector<int>& run, std::size_t g) const {
+  return groups_[g].always || run[g] > kDirectRules;
+}
+
+Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
+  std::vector<int> run, woken;
+  if (Status s = wake(text, run, woken); !s.ok()) return s;
+  Wakes wakes;
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
+    wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
+    wakes.run += runs_set(run, g) ? 1 : 0;
+  }
+  return wakes;
 }
 
 Status RuleSet::match(const NormalizedText& text, Findings& out) const {
-  thread_local std::vector<int> in_set, matched;
-  thread_local std::vector<char> run;
-  if (Status s = wake(text, run); !s.ok()) return s;
+  thread_local std::vector<int> in_set, matched, run, woken;
+  if (Status s = wake(text, run, woken); !s.ok()) return s;
   matched.clear();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& group = groups_[g];
-    if (!run[g]) continue;
+    if (!runs_set(run, g)) continue;
     RE2::Set::ErrorInfo error{};
     in_set.clear();
     if (!group.set->Match(text.text(), &in_set, &error)) {
@@ -385,6 +398,13 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
       return set_failed(error.kind);
     }
     for (int i : in_set) matched.push_back(group.rules[static_cast<std::size_t>(i)]);
+  }
+  // A group the text wakes by a rule or two: those rules' own regexes
+  // (below) instead of a pass of its set.
+  for (int r : woken) {
+    if (!runs_set(run, static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]))) {
+      matched.push_back(r);
+    }
   }
   // Findings in rule order, whichever set found them.
   std::sort(matched.begin(), matched.end());

@@ -25,7 +25,9 @@
 // filter of the atoms' first bytes, a table look-up where it passes), and
 // only the sets they wake run: an English SMS wakes the sets that always
 // run and a few of text.json's, seldom a language file's (figures:
-// benchmarks/README.md, "Text rules: sets that sleep"). The cost: the
+// benchmarks/README.md, "Text rules: sets that sleep"). A set woken by
+// only one or two of its rules does not run either: those rules' own
+// regexes do, which they need for the evidence anyway. The cost: the
 // covers are computed when the rules load, in Analyzer::create.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
@@ -94,8 +96,12 @@ class RuleSet {
   Status match(const NormalizedText& text, Findings& out) const;
 
   // How many of the RE2 sets `text` wakes (the rest cannot match it), and
-  // how many there are.
-  Result<std::size_t> sets_woken(const NormalizedText& text) const;
+  // how many of those run a pass over it (a set woken by kDirectRules of
+  // its rules or fewer leaves them to their own regexes).
+  struct Wakes {
+    std::size_t woken = 0, run = 0;
+  };
+  Result<Wakes> sets_woken(const NormalizedText& text) const;
   std::size_t set_count() const { return groups_.size(); }
 
   const std::vector<Rule>& rules() const { return rules_; }
@@ -121,8 +127,15 @@ class RuleSet {
   // Compiles the prefilter and the sets of `patterns` (one per rule of
   // rules_; `file_of` says which file each came from).
   Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
-  // Which groups may match `text`: run[g] = 1.
-  Status wake(const NormalizedText& text, std::vector<char>& run) const;
+  // A set woken by this many of its rules or fewer does not run: those
+  // rules' own regexes do (one DFA pass each, over fewer states than the
+  // set's), which they need for their evidence anyway.
+  static constexpr int kDirectRules = 2;
+  // Which rules `text` wakes (`woken`, each once) and how many of each
+  // group's (run[g]); groups that always run count none.
+  Status wake(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken) const;
+  // Whether group g runs its set for a text that wakes run[g] of its rules.
+  bool runs_set(const std::vector<int>& run, std::size_t g) const;
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;

@@ -118,7 +118,7 @@ TEST_CASE("a set whose rules' literals are absent from the text does not run") {
   // "password", "hour", "votre"): a set per file, each asleep until a text
   // holds one of its rules' literals.
   REQUIRE((*set)->set_count() == 2);
-  auto woken = [&](const char* t) { return *(*set)->sets_woken(NormalizedText(t, true)); };
+  auto woken = [&](const char* t) { return (*set)->sets_woken(NormalizedText(t, true))->woken; };
   CHECK(woken("12345 !!!") == 0);
   CHECK(woken("Confirmez votre code") == 1);
   CHECK(woken("Your password expires in 2 hours") == 1);
@@ -130,6 +130,38 @@ TEST_CASE("a set whose rules' literals are absent from the text does not run") {
   REQUIRE((*set)->match(NormalizedText("Confirmez VOTRE code", true), out).ok());
   REQUIRE(out.size() == 1);
   CHECK(out[0].key == "credential_request");
+}
+
+TEST_CASE("a set woken by one or two of its rules leaves them to their own regexes") {
+  // Four rules with literals, one file: one set.
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"},
+    {"id": "en.c", "key": "urgency", "pattern": "\\bimmediately\\b"},
+    {"id": "en.d", "key": "prize", "pattern": "\\byou\\W+(?:have\\W+)?won\\b"}]})json"};
+  auto set = RuleSet::compile({text}, any_key);
+  REQUIRE(set.ok());
+  REQUIRE((*set)->set_count() == 1);
+  auto wakes = [&](const char* t) { return *(*set)->sets_woken(NormalizedText(t, true)); };
+  auto keys = [&](const char* t) {
+    Findings out;
+    REQUIRE((*set)->match(NormalizedText(t, true), out).ok());
+    std::vector<std::string> k;
+    for (const Finding& f : out) k.push_back(f.key);
+    return k;
+  };
+  // Two rules woken: the set sleeps, their own regexes decide.
+  const char* two = "Your password expires in 2 hours";
+  CHECK(wakes(two).woken == 1);
+  CHECK(wakes(two).run == 0);
+  CHECK(keys(two) == std::vector<std::string>{"credential_request", "urgency"});
+  // Woken but not matching: nothing.
+  CHECK(keys("Your passwords expire in hours").empty());
+  // More than two rules woken: the set runs; findings in rule order.
+  const char* three = "You have won! Your password expires in 2 hours, act immediately";
+  CHECK(wakes(three).run == 1);
+  CHECK(keys(three) ==
+        std::vector<std::string>{"credential_request", "urgency", "urgency", "prize"});
 }
 
 // The sets a text does not wake could not have matched it: over every
@@ -155,7 +187,7 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
       for (const Finding& f : out) found.insert(f.key);
       CHECK_MESSAGE(found == expected, example);
       ++texts;
-      skipped += rules.set_count() - *rules.sets_woken(normalized);
+      skipped += rules.set_count() - rules.sets_woken(normalized)->run;
     }
   }
   CHECK(texts > 300);
