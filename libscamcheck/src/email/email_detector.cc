@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "email/bulk_mail.h"
+#include "email/relayed_mail.h"
 #include "util/ascii.h"
 #include "util/text.h"
 
@@ -171,6 +172,9 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
                         .sender_site = sender_site,
                         .verified_sender = headers_->verified_brand_sender(email)};
   keep_first_of_each_url(report.urls);  // however often the message repeats it
+  // A form notification carrying a visitor's link; a mail (or the message
+  // it forwards) that is little more than a link to another site.
+  check_relayed_mail(email, sender_site, report.urls, findings);
   // A newsletter also shows itself by many different links.
   mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
                report.urls.size());
