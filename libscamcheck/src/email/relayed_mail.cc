@@ -207,6 +207,13 @@ bool host_in_site(std::string_view host, std::string_view site) {
          host[host.size() - site.size() - 1] == '.';
 }
 
+// Whether a link's host and a sender's domain are one site (either may be
+// the other's subdomain: "shop.example" and "mail.shop.example").
+bool same_site(std::string_view host, std::string_view sender) {
+  return host_in_site(host, sender) ||
+         (host.find('.') != std::string_view::npos && host_in_site(sender, host));
+}
+
 // A finding on [start, end) of a shown text, its span in the part's source.
 std::optional<Finding> finding_on(const Shown& s, std::string key, std::size_t start,
                                   std::size_t end) {
@@ -255,7 +262,7 @@ std::optional<Finding> link_as_name(const Shown& s, std::string_view sender_site
     if (!name_line && !greeting) return true;
     const std::size_t from = name_line ? label->value : 0;
     for (const TextLink& link : text_links(line, from)) {
-      if (host_in_site(link.host, sender_site)) continue;
+      if (same_site(link.host, sender_site)) continue;
       found = finding_on(s, "form_relay_link", offset + link.start, offset + link.end);
       return false;
     }
@@ -300,7 +307,7 @@ std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
                     (form_named && label_lines >= 2 && message);
   if (!fields_start || !form) return std::nullopt;
   for (const TextLink& link : text_links(s.text, *fields_start)) {
-    if (host_in_site(link.host, sender_site)) continue;
+    if (same_site(link.host, sender_site)) continue;
     const bool by_software =
         std::any_of(software_lines.begin(), software_lines.end(),
                     [&](const auto& l) { return link.start >= l.first && link.start < l.second; });
@@ -419,8 +426,16 @@ Forwarded find_forwarded(std::string_view text) {
   std::optional<std::size_t> from_line;
   std::size_t from_header_lines = 0;
   std::string domain;
+  std::size_t value_start = 0, value_end = 0;
   std::size_t n = 0;
-  for_each_line(text, [&](std::string_view line, std::size_t) {
+  auto done = [&] {
+    out.found = true;
+    out.sender_domain = domain;
+    out.from_start = value_start;
+    out.from_end = value_end;
+    return false;
+  };
+  for_each_line(text, [&](std::string_view line, std::size_t offset) {
     const std::string_view t = trim_line(line);
     if (t.empty()) return true;
     ++n;
@@ -431,15 +446,16 @@ Forwarded find_forwarded(std::string_view text) {
     const std::optional<Label> label = label_of(line, false);
     const bool header = label && is_forward_header_label(label->name);
     if (from_line && n - *from_line <= kWindow && header) {
-      if (++from_header_lines >= 2) {
-        out.found = true;
-        out.sender_domain = domain;
-        return false;
-      }
+      if (++from_header_lines >= 2) return done();
     }
     if (!label || !is_from_label(label->name)) return true;
     // A From line: its address's domain.
-    const std::string_view value = line.substr(std::min(label->value, line.size()));
+    std::string_view value = line.substr(std::min(label->value, line.size()));
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
+    while (!value.empty() && (value.back() == ' ' || value.back() == '\r')) value.remove_suffix(1);
+    value_start = offset + static_cast<std::size_t>(value.data() - line.data());
+    value_end = value_start + value.size();
     domain.clear();
     if (const std::size_t at = value.rfind('@'); at != std::string_view::npos) {
       std::size_t end = at + 1;
@@ -450,11 +466,7 @@ Forwarded find_forwarded(std::string_view text) {
       domain = lower_ascii(value.substr(at + 1, end - at - 1));
       while (!domain.empty() && domain.back() == '.') domain.pop_back();
     }
-    if (marker_line && n - *marker_line <= kWindow) {
-      out.found = true;
-      out.sender_domain = domain;
-      return false;
-    }
+    if (marker_line && n - *marker_line <= kWindow) return done();
     from_line = n;
     from_header_lines = 0;
     return true;
@@ -462,8 +474,22 @@ Forwarded find_forwarded(std::string_view text) {
   return out;
 }
 
-void check_relayed_mail(const ParsedEmail& email, std::string_view sender_site,
+void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_sender,
                         const std::vector<UrlInfo>& urls, Findings& findings) {
+  // Whose site a link is not: the sender's registrable domain, else (a
+  // freemail mailbox, a documentation domain) the From address's domain.
+  std::string own(registrable_sender);
+  if (own.empty()) {
+    if (auto from = email.find("From"); !from.empty()) {
+      const std::string_view v = from.front()->value;
+      if (const std::size_t at = v.rfind('@'); at != std::string_view::npos) {
+        std::size_t end = at + 1;
+        while (end < v.size() && (is_alnum(v[end]) || v[end] == '.' || v[end] == '-')) ++end;
+        own = lower_ascii(v.substr(at + 1, end - at - 1));
+      }
+    }
+  }
+  const std::string_view sender_site = own;
   std::vector<Shown> shown;
   for (const EmailPart& part : email.parts) {
     if (part.depth != 0) continue;
@@ -489,7 +515,7 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view sender_site,
   // name they trust; the link leads elsewhere.
   for (const UrlInfo& u : urls) {
     const std::optional<Redirect> r = google_redirect(u);
-    if (!r || host_in_site(r->target, sender_site)) continue;
+    if (!r || same_site(r->target, sender_site)) continue;
     bool found = false;
     for (const Shown& s : shown) {
       const std::size_t at = s.part->text.find(r->target);
@@ -511,7 +537,9 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view sender_site,
     if (Forwarded fwd = find_forwarded(s.text); fwd.found) site = fwd.sender_domain;
     words = std::max(words, own_words(s.text));
   }
-  if (site.empty() || words > kLinkOnlyMaxWords) return;
+  // Bulk mail that offers to unsubscribe is exempt: an image-only
+  // newsletter is shaped the same.
+  if (site.empty() || words > kLinkOnlyMaxWords || !email.find("List-Unsubscribe").empty()) return;
   // The link hides behind a picture or a button: its host is not shown.
   for (const Shown& s : shown) {
     if (s.visible == nullptr) continue;
@@ -528,9 +556,7 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view sender_site,
       if (shown_lower.find(host) != std::string::npos) continue;
       if (l.href_end <= l.href_start || l.href_end > s.part->text.size()) continue;
       Finding f = Finding::at("link_only_mail", l.href_start, l.href_end, s.part->location);
-      // A strong sign, except in bulk mail that offers to unsubscribe: an
-      // image-only newsletter is shaped the same.
-      if (email.find("List-Unsubscribe").empty()) f.severity = Severity::kHigh;
+      f.severity = Severity::kHigh;
       findings.push_back(std::move(f));
       return;
     }

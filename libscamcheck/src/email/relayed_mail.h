@@ -29,15 +29,17 @@ namespace scamcheck::internal {
 // "Subject:" and their translations).
 struct Forwarded {
   bool found = false;
-  std::string sender_domain;  // of its From line's address, lower case; "" if none
+  std::string sender_domain;                 // of its From line's address, lower case; "" if none
+  std::size_t from_start = 0, from_end = 0;  // the From line's value in the text
 };
 Forwarded find_forwarded(std::string_view text);
 
-// Appends form_relay_link and link_only_mail findings for `email`, whose
-// HTML parts were already scanned (EmailPart::visible). `sender_site` is the
-// From address's registrable domain ("" for none or a freemail mailbox);
-// `urls` the links the mail's checks found.
-void check_relayed_mail(const ParsedEmail& email, std::string_view sender_site,
+// Appends form_relay_link, redirect_link and link_only_mail findings for
+// `email`, whose HTML parts were already scanned (EmailPart::visible).
+// `registrable_sender` is the From address's registrable domain ("" for none,
+// a freemail mailbox or a documentation domain: then the address's own
+// domain stands in); `urls` the links the mail's checks found.
+void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_sender,
                         const std::vector<UrlInfo>& urls, Findings& findings);
 
 }  // namespace scamcheck::internal
