@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "email/email_checks.h"
-#include "email/relayed_mail.h"
 #include "model/features.h"
 #include "model/features_core.h"
 
@@ -238,19 +237,14 @@ void add_sender(const ParsedEmail& email, const std::string& sender, const Emit&
 // How the links of a mail relate to its sender: how many there are, whether
 // they lead to the sender's own domain, to how many others, and whether
 // replies go to another domain than the sender's.
-// A forwarded mail's sender is the From line of the message it forwards
-// (`forwarded`): the outer From is whoever passed it on.
 void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>& recipients,
-                        const std::vector<std::string>& domains, const Forwarded& forwarded,
-                        FeatureSet& out) {
+                        const std::vector<std::string>& domains, FeatureSet& out) {
   auto emit = [&](std::string_view what) {
     out.hits.push_back(Hit{hash_of(kMailNs, what, false), 1.0f, Group::kOther, -1, 0, 0});
   };
   std::string sender;
   bool to_itself = false;
-  if (forwarded.found) {
-    sender = forwarded.sender_domain;
-  } else if (auto from = email.find("From"); !from.empty()) {
+  if (auto from = email.find("From"); !from.empty()) {
     // A sender forged as the recipient says nothing about who sent it, and
     // its address is the recipient's: none of the sender's features then.
     to_itself = sent_to_itself(from.front()->value, recipients);
@@ -286,10 +280,6 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
     emit("from=recipient");
     return;
   }
-  if (forwarded.found) {
-    emit("forwarded");
-    return;
-  }
   add_sender(email, sender, emit);
   // A reply address the mail was delivered to (a mailing list that takes
   // the replies) is the recipient's, not the sender's: it says nothing.
@@ -302,15 +292,13 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
 
 // Every feature of a mail but how its links relate to its sender. Prose
 // and links are read without the recipients' addresses (blank_recipients).
-// A forwarded mail (`forwarded`) skips the sender-side headers: they are the
-// forwarder's software, not the sender's.
 void add_email_parts(const ParsedEmail& email, const HtmlChecker& html,
-                     const std::vector<std::string>& recipients, bool forwarded, FeatureSet& out) {
+                     const std::vector<std::string>& recipients, FeatureSet& out) {
   auto prose = [&](std::string_view text, std::int32_t field, SpanMap map = {}) {
     const std::optional<std::string> blanked = blank_recipients(text, recipients);
     add_prose(blanked ? std::string_view(*blanked) : text, field, out, map);
   };
-  if (!forwarded) add_headers(email, out);
+  add_headers(email, out);
   for (const EmailHeader* subject : email.find("Subject")) {
     prose(subject->value, out.add_location(subject->location()));
   }
@@ -357,22 +345,10 @@ void add_email(const ParsedEmail& email, const HtmlChecker& html, FeatureSet& ou
   out.link_domains = &domains;
   out.mail_words = true;
   const std::vector<std::string> recipients = recipient_addresses(email);
-  // A mail that forwards another: what the HTML check kept of an HTML part
-  // is read too (Outlook's HTML forward has no marker line in plain text).
-  Forwarded forwarded;
-  for (const EmailPart& part : email.parts) {
-    if (part.depth != 0) continue;
-    if (part.type == EmailPart::Type::kText) {
-      forwarded = find_forwarded(part.text);
-    } else if (part.type == EmailPart::Type::kHtml && part.visible) {
-      forwarded = find_forwarded(part.visible->text);
-    }
-    if (forwarded.found) break;
-  }
-  add_email_parts(email, html, recipients, forwarded.found, out);
+  add_email_parts(email, html, recipients, out);
   out.mail_words = false;
   out.link_domains = nullptr;
-  add_mail_structure(email, recipients, domains, forwarded, out);
+  add_mail_structure(email, recipients, domains, out);
 }
 
 }  // namespace scamcheck::internal::model
