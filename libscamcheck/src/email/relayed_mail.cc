@@ -369,6 +369,19 @@ std::string_view query_param(std::string_view url, std::string_view name) {
   return {};
 }
 
+// Whether Google's servers sent the mail (its Message-ID or a DKIM
+// signature of google.com), as they do for their services' notifications.
+bool sent_through_google(const ParsedEmail& email) {
+  for (const EmailHeader* h : email.find("Message-ID")) {
+    if (lower_ascii(h->value).find("google.com>") != std::string::npos) return true;
+  }
+  for (const EmailHeader* h : email.find("DKIM-Signature")) {
+    const std::string v = lower_ascii(h->value);
+    if (v.find("d=google.com;") != std::string::npos) return true;
+  }
+  return false;
+}
+
 // The host a link through a Google redirect leads to, and whether the
 // redirect is one that ordinary mail never uses (AMP pages, Translate's
 // proxy) rather than the click wrapper of Google's own mails (/url?q=).
@@ -512,7 +525,10 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_s
   }
 
   // A link through a Google redirect to another site: the reader sees a
-  // name they trust; the link leads elsewhere.
+  // name they trust; the link leads elsewhere. Google's own click wrapper
+  // (/url?q=) is a strong sign only in mail that Google did not send: its
+  // services (calendar invitations, document comments) wrap every link.
+  const bool sent_by_google = is_google(sender_site) || sent_through_google(email);
   for (const UrlInfo& u : urls) {
     const std::optional<Redirect> r = google_redirect(u);
     if (!r || same_site(r->target, sender_site)) continue;
@@ -521,7 +537,7 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_s
       const std::size_t at = s.part->text.find(r->target);
       if (at == std::string::npos) continue;
       Finding f = Finding::at("redirect_link", at, at + r->target.size(), s.part->location);
-      if (r->rare) f.severity = Severity::kHigh;
+      if (r->rare || !sent_by_google) f.severity = Severity::kHigh;
       findings.push_back(std::move(f));
       found = true;
       break;
