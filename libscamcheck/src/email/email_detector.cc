@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "email/bulk_mail.h"
+#include "email/relayed_mail.h"
 #include "util/ascii.h"
 #include "util/text.h"
 
@@ -51,6 +52,52 @@ std::size_t count_non_space(std::string_view text) {
   return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
     return c != ' ' && c != '\t' && c != '\r' && c != '\n';
   }));
+}
+
+// The sender checks of a top-level From line, run on the From line of the
+// message a text forwards (`shown`, what a part shows; `visible` maps an HTML
+// part's text back to its source): a brand's name over a look-alike address
+// is as telling there. Its findings point into the part.
+void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
+                            std::string_view shown, const VisibleText* visible,
+                            Findings& findings) {
+  const Forwarded fwd = find_forwarded(shown);
+  if (!fwd.found || fwd.from_end <= fwd.from_start || fwd.from_end > shown.size()) return;
+  ParsedEmail inner;
+  EmailHeader from;
+  from.name = "From";
+  from.value = std::string(shown.substr(fwd.from_start, fwd.from_end - fwd.from_start));
+  // Outlook writes "Name [mailto:a@b]": the same address in angle brackets,
+  // byte for byte in place.
+  if (const std::size_t m = from.value.find("[mailto:"); m != std::string::npos) {
+    const std::size_t close = from.value.find(']', m);
+    if (close != std::string::npos) {
+      from.value.replace(m, 8, "       <");
+      from.value[close] = '>';
+    }
+  }
+  inner.headers.push_back(std::move(from));
+  Findings found;
+  headers.check(inner, found);
+  for (Finding& f : found) {
+    if (f.location != "header:From" ||
+        (f.key != "display_name_impersonation" && f.key != "sender_lookalike_domain")) {
+      continue;
+    }
+    std::size_t start = fwd.from_start + f.start, end = fwd.from_start + f.end;
+    if (end <= start || end > shown.size()) continue;
+    if (visible != nullptr) {
+      if (end > visible->source_start.size()) continue;
+      const std::size_t s = visible->source_start[start], e = visible->source_end[end - 1];
+      if (e <= s) continue;
+      start = s;
+      end = e;
+    }
+    f.start = start;
+    f.end = end;
+    f.location = part.location;
+    findings.push_back(std::move(f));
+  }
 }
 
 }  // namespace
@@ -150,6 +197,15 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
       ++html_parts;
     }
   }
+  // The sender of a message the mail forwards.
+  for (const EmailPart& part : email.parts) {
+    if (part.depth != 0) continue;
+    if (part.type == EmailPart::Type::kText) {
+      check_forwarded_sender(*headers_, part, part.text, nullptr, findings);
+    } else if (part.type == EmailPart::Type::kHtml && part.visible) {
+      check_forwarded_sender(*headers_, part, part.visible->text, part.visible.get(), findings);
+    }
+  }
   attachments_->check(email, findings);
   // How many different sites the mail links to: a digest links to many, a
   // scam to the one page it wants visited.
@@ -171,6 +227,9 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
                         .sender_site = sender_site,
                         .verified_sender = headers_->verified_brand_sender(email)};
   keep_first_of_each_url(report.urls);  // however often the message repeats it
+  // A form notification carrying a visitor's link; a mail (or the message
+  // it forwards) that is little more than a link to another site.
+  check_relayed_mail(email, sender_site, report.urls, findings);
   // A newsletter also shows itself by many different links.
   mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
                report.urls.size());
