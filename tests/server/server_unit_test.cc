@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <thread>
 
 #include "../support/skip.h"
 #include "auth/crypto.h"
@@ -613,6 +614,71 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   CHECK(failed == 11);
   CHECK(*store.usage_count(user->id, "2030-01-02") == 221 + 200 - 11);
   CHECK(store.get_report(user->id, reports[8].public_id)->has_value());
+}
+
+TEST_CASE("SQLite store: a write waits for announced reports, never past the limit") {
+  // Scans announce their reports (expect_reports); the writer commits what
+  // is queued together with what was announced, so under load one commit
+  // carries many reports. An announced report that never comes holds the
+  // commit for a bounded time only.
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
+  REQUIRE(opened.ok());
+  Store& store = **opened;
+  REQUIRE(store.migrate().ok());
+  auto user = create_user(store, "a@example.com", "A", "free", "password1");
+  REQUIRE(user.ok());
+  auto report = [&](int i) {
+    StoredReport r;
+    r.public_id = "rpt_" + new_ulid();
+    r.user_id = user->id;
+    r.kind = "text";
+    r.verdict = "safe";
+    r.created_at = iso8601_now();
+    r.report_json = "{\"n\":" + std::to_string(i) + "}";
+    r.usage_day = "2030-01-02";
+    return r;
+  };
+  using Clock = std::chrono::steady_clock;
+  const auto millis = [](Clock::duration d) {
+    return std::chrono::duration<double, std::milli>(d).count();
+  };
+
+  // Two scans announced; the first report is queued, the second follows
+  // 0.3 ms later: the first is committed with it (or, if this thread was
+  // held up past the limit, only after the limit).
+  store.expect_reports(+1);
+  store.expect_reports(+1);
+  std::promise<Clock::time_point> first_done;
+  const Clock::time_point first_queued = Clock::now();
+  store.insert_report(report(1), [&first_done](Status s) {
+    CHECK(s.ok());
+    first_done.set_value(Clock::now());
+  });
+  store.expect_reports(-1);
+  std::this_thread::sleep_for(std::chrono::microseconds(300));
+  std::promise<Status> second_done;
+  const Clock::time_point second_queued = Clock::now();
+  store.insert_report(report(2), [&second_done](Status s) { second_done.set_value(s); });
+  store.expect_reports(-1);
+  REQUIRE(second_done.get_future().get().ok());
+  const Clock::time_point first = first_done.get_future().get();
+  INFO("first report committed after " << millis(first - first_queued) << " ms");
+  CHECK((first >= second_queued || millis(first - first_queued) >= 0.9));
+
+  // An announcement whose report never comes: the queued write is
+  // committed after the limit all the same.
+  store.expect_reports(+1);
+  std::promise<Status> lone;
+  const Clock::time_point t0 = Clock::now();
+  store.insert_report(report(3), [&lone](Status s) { lone.set_value(s); });
+  auto future = lone.get_future();
+  REQUIRE(future.wait_for(std::chrono::seconds(2)) == std::future_status::ready);
+  CHECK(future.get().ok());
+  CHECK(millis(Clock::now() - t0) < 1000);
+  store.expect_reports(-1);
+  CHECK(*store.usage_count(user->id, "2030-01-02") == 3);
 }
 
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {

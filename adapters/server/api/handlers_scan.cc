@@ -195,6 +195,7 @@ void run_scan(App& app, const std::shared_ptr<Exchange>& exchange) {
   request.content = std::move(input.content);
   request.locale = input.locale_tag.empty() ? "en" : std::move(input.locale_tag);
   request.retain_content = app.options().retain_content;
+  request.announce = app.provider_scans() == nullptr;  // analysed right here
   run_scan_flow(app, app.analyzer(), ex.token->user, std::move(request),
                 [&app, exchange](ScanOutcome outcome) {
                   answer_scan(app, *exchange, std::move(outcome), analysis_problem);

@@ -23,6 +23,16 @@ StoredReport stored_report(const Report& report, std::int64_t user_id) {
 
 void run_scan_flow(App& app, const Analyzer& analyzer, const User& user, ScanRequest request,
                    std::function<void(ScanOutcome)> done) {
+  // Announced until the report is queued (or the scan failed): the guard
+  // ends the announcement when this function returns.
+  struct Announcement {
+    Store* store;
+    ~Announcement() {
+      if (store != nullptr) store->expect_reports(-1);
+    }
+  } announcement{request.announce ? &app.store() : nullptr};
+  if (request.announce) app.store().expect_reports(+1);
+
   ScanOutcome out;
   const std::int64_t now = unix_now();
 

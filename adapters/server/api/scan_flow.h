@@ -39,6 +39,11 @@ struct ScanRequest {
   std::string content;  // released once analysed unless retain_content
   std::string locale;   // the tag the analysis is asked for; never empty
   bool retain_content = false;
+  // The analysis runs at once on this thread and waits on nothing (a JSON
+  // scan without providers): the store is told a report is coming
+  // (Store::expect_reports), so it can commit it with the reports queued
+  // before it.
+  bool announce = false;
 };
 
 // Where a scan stopped.

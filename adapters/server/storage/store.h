@@ -394,6 +394,11 @@ class Store {
   // Stores the report (and counts it, and writes its URL cache entry) in one
   // transaction; `done` runs on a store thread once it is durable or failed.
   virtual void insert_report(StoredReport report, std::function<void(Status)> done) = 0;
+  // A scan whose report is likely to follow within microseconds started
+  // (+1) or ended (-1: its insert_report() is queued, or it failed). A store
+  // that commits writes in groups may wait for announced reports to commit
+  // them together (SqliteStore); the default ignores it.
+  virtual void expect_reports(int delta) { (void)delta; }
   // The report's JSON when it exists and belongs to the user.
   virtual Result<std::optional<std::string>> get_report(std::int64_t user_id,
                                                         const std::string& public_id) = 0;

@@ -35,10 +35,15 @@ constexpr int kBusyTimeoutMs = 5000;
 // rarer checkpoints copy a page rewritten by many commits (an index page)
 // once.
 constexpr int kCheckpointPages = 4000;
-// Group commit without waiting: the writer commits at once whatever has
-// queued up, one write or many. Writes that arrive while a commit runs form
-// the next one, so under load commits fill by themselves, and a lone write
-// (one connection) is committed without delay.
+// Group commit: the writer commits at once whatever has queued up, one
+// write or many, unless scans announced their reports (expect_reports()):
+// then it waits for them, up to kGatherLimit after it woke and up to
+// kGatherWrites writes. A lone write (one connection) is committed without
+// delay; under load a commit carries many reports, and the pages every
+// commit rewrites (the indexes' last leaves, the daily counts, the header)
+// are written once for all of them.
+constexpr std::chrono::microseconds kGatherLimit{1000};
+constexpr std::size_t kGatherWrites = 64;
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
@@ -588,10 +593,24 @@ class SqliteStore final : public Store, public sqlite::Executor {
     {
       std::lock_guard lock(queue_mutex_);
       queue_.push_back(Write{std::move(fn), std::move(done)});
-      wake = writer_waiting_;
+      wake = writer_waiting_ || (writer_gathering_ && gathered());
     }
     if (wake) queue_cv_.notify_one();
   }
+
+  void expect_reports(int delta) override {
+    bool wake;
+    {
+      std::lock_guard lock(queue_mutex_);
+      expected_reports_ += delta;
+      wake = writer_gathering_ && gathered();
+    }
+    if (wake) queue_cv_.notify_one();
+  }
+
+  // With queue_mutex_ held: nothing announced is still on its way, or the
+  // batch is full.
+  bool gathered() const { return expected_reports_ <= 0 || queue_.size() >= kGatherWrites; }
 
   void auth_changed() override { tokens_->changed(); }
 
@@ -611,6 +630,12 @@ class SqliteStore final : public Store, public sqlite::Executor {
         queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
         writer_waiting_ = false;
         if (queue_.empty()) return;  // stopping, everything written
+        if (!stopping_ && !gathered()) {
+          writer_gathering_ = true;
+          queue_cv_.wait_until(lock, std::chrono::steady_clock::now() + kGatherLimit,
+                               [this] { return stopping_ || gathered(); });
+          writer_gathering_ = false;
+        }
         batch.assign(std::make_move_iterator(queue_.begin()),
                      std::make_move_iterator(queue_.end()));
         queue_.clear();
@@ -791,6 +816,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::condition_variable queue_cv_;
   std::deque<Write> queue_;
   bool writer_waiting_ = false;
+  bool writer_gathering_ = false;  // waiting for announced reports
+  int expected_reports_ = 0;       // announced by expect_reports(), not yet queued
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
   std::thread writer_thread_;
