@@ -55,13 +55,11 @@ namespace {
 
 // Hosts repeat across the links of one input (one site, many paths): each
 // thread remembers its recent answers (the list is fixed for the process).
-template <typename Compute>
-std::string remembered(std::string_view host, char which, Compute compute) {
+// One table per question, so that computing one answer may ask the other.
+template <char kWhich, typename Compute>
+std::string remembered(std::string_view host, Compute compute) {
   thread_local RecentAnswers<std::string, 512> recent;
-  thread_local std::string key;
-  key.assign(1, which);
-  key.append(host);
-  return recent.get(key, [&](std::string& answer) { answer = compute(host); });
+  return recent.get(host, [&](std::string& answer) { answer = compute(host); });
 }
 
 std::string registrable_domain_uncached(std::string_view host) {
@@ -72,12 +70,24 @@ std::string registrable_domain_uncached(std::string_view host) {
   return std::string(r);
 }
 
+std::string registrable_domain_remembered(std::string_view host);
+
 std::string icann_suffix_uncached(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
   // Walk from the longest candidate to the shortest: the first label
   // sequence that is an ICANN suffix (without the star default) wins.
   std::string h(host);
   std::size_t pos = 0;
+  // psl_registrable_domain() walks the same candidates from the left and
+  // stops at the first public suffix of any section, star rule included;
+  // an ICANN suffix without the star rule is such a suffix too, so none of
+  // the candidates it passed over can be one: start where it stopped, after
+  // the first label of the registrable domain ("top" of
+  // "parcel-1.example.top", not the two longer names).
+  if (std::string reg = registrable_domain_remembered(host); !reg.empty()) {
+    std::size_t dot = h.find('.', h.size() - reg.size());
+    if (dot != std::string::npos) pos = dot + 1;
+  }
   while (true) {
     const char* cand = h.c_str() + pos;
     // NO_STAR_RULE drops only the implicit "*" default; explicit wildcard
@@ -94,16 +104,20 @@ std::string icann_suffix_uncached(std::string_view host) {
   return last == std::string::npos ? std::string() : h.substr(last + 1);
 }
 
+std::string registrable_domain_remembered(std::string_view host) {
+  return remembered<'r'>(host, registrable_domain_uncached);
+}
+
 }  // namespace
 
 std::string registrable_domain(std::string_view host) {
   if (holder().ctx == nullptr || host.empty()) return {};
-  return remembered(host, 'r', registrable_domain_uncached);
+  return registrable_domain_remembered(host);
 }
 
 std::string icann_suffix(std::string_view host) {
   if (holder().ctx == nullptr || host.empty()) return {};
-  return remembered(host, 'i', icann_suffix_uncached);
+  return remembered<'i'>(host, icann_suffix_uncached);
 }
 
 std::string_view public_suffix_list_source() { return holder().source; }
