@@ -160,3 +160,30 @@ TEST_CASE("public suffix list helpers") {
   CHECK(icann_suffix("abc.presse.ci") == "presse.ci");
   CHECK_FALSE(public_suffix_list_source().empty());
 }
+
+TEST_CASE("the ICANN suffix is the first ICANN rule from the left, whatever the private ones") {
+  // The walk starts at the public suffix the registrable domain ends in
+  // (any section); these hosts test that it finds the same answer as a walk
+  // over every candidate: private suffixes over ICANN ones, wildcard and
+  // exception rules, hosts that are a suffix themselves, unknown TLDs.
+  CHECK(icann_suffix("x.blogspot.co.uk") == "co.uk");
+  CHECK(icann_suffix("user.github.io") == "io");
+  CHECK(icann_suffix("a.b.user.github.io") == "io");
+  CHECK(icann_suffix("x.web.app") == "app");
+  CHECK(icann_suffix("www.example.ck") == "example.ck");  // "*.ck"
+  CHECK(icann_suffix("a.www.ck") == "ck");                // "!www.ck"
+  CHECK(icann_suffix("www.ck") == "ck");
+  CHECK(icann_suffix("co.uk") == "co.uk");
+  CHECK(icann_suffix("github.io") == "io");
+  CHECK(icann_suffix("parcel-1.example.top") == "top");
+  CHECK(icann_suffix("a.b.c.example.com") == "com");
+  CHECK(icann_suffix("host.example.unknowntld") == "unknowntld");
+  CHECK(icann_suffix("localhost") == "");
+  // Asked again (remembered) and in the other order: the same answers.
+  for (int round = 0; round < 2; ++round) {
+    CHECK(registrable_domain("x.blogspot.co.uk") == "x.blogspot.co.uk");
+    CHECK(icann_suffix("x.blogspot.co.uk") == "co.uk");
+    CHECK(icann_suffix("y.blogspot.co.uk") == "co.uk");
+    CHECK(registrable_domain("y.blogspot.co.uk") == "y.blogspot.co.uk");
+  }
+}
