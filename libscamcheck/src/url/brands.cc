@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstring>
 
 #include "util/ascii.h"
 #include "util/json.h"
@@ -70,9 +71,13 @@ void SubstringIndex::find_all(std::string_view text, std::vector<Hit>& out) cons
     const std::vector<int>& cands = by_prefix_[static_cast<std::size_t>(prev * kSlots + cur)];
     prev = cur;
     for (int idx : cands) {
+      // The first two bytes are alike (the table); the third, tested
+      // inline, rules out most candidates before the whole is compared.
       const Entry& e = entries_[static_cast<std::size_t>(idx)];
-      if (text.compare(i, e.needle.size(), e.needle) == 0) {
-        out.push_back({i, e.needle.size(), e.id});
+      const std::size_t len = e.needle.size();
+      if (len <= text.size() - i && text[i + 2] == e.needle[2] &&
+          std::memcmp(text.data() + i, e.needle.data(), len) == 0) {
+        out.push_back({i, len, e.id});
       }
     }
   }

@@ -62,12 +62,32 @@ std::string remembered(std::string_view host, Compute compute) {
   return recent.get(host, [&](std::string& answer) { answer = compute(host); });
 }
 
-std::string registrable_domain_uncached(std::string_view host) {
+// libpsl's answer, as it is.
+std::string registrable_domain_psl(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
   std::string h(host);
   const char* r = psl_registrable_domain(ctx, h.c_str());
   if (r == nullptr) return {};
   return std::string(r);
+}
+
+std::string registrable_domain_uncached(std::string_view host) {
+  // psl_registrable_domain() tests the host, then the rest after its first
+  // label, and so on, until one is a public suffix: none for a host that is
+  // a suffix itself, the host when the rest is one, else what the walk
+  // gives for the rest alone (its registrable domain, never "" then). The
+  // rest is shared by many hosts ("example.top" of every
+  // "parcel-<n>.example.top"), so its answer is remembered and a new host
+  // costs one test.
+  std::size_t dot = host.find('.');
+  if (host.front() == '.' || dot == std::string_view::npos || dot + 1 >= host.size() ||
+      host[dot + 1] == '.') {
+    return registrable_domain_psl(host);
+  }
+  std::string h(host);
+  if (psl_is_public_suffix(holder().ctx, h.c_str()) != 0) return {};
+  std::string rest = remembered<'R'>(host.substr(dot + 1), registrable_domain_psl);
+  return rest.empty() ? h : rest;
 }
 
 std::string registrable_domain_remembered(std::string_view host);

@@ -5,6 +5,8 @@
 
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "data/data_source.h"
 #include "url/public_suffix.h"
@@ -380,4 +382,25 @@ TEST_CASE("typo look-alikes survive the letter-set test") {
   CHECK(brand_of(look("deutshebamk")) == "deutschebank");       // two edits, 12 letters
   CHECK(brand_of(look("commerzbnakonline")) == "commerzbank");  // glued to a word
   CHECK(look("commerzxyzk").kind == LookalikeKind::kNone);
+}
+
+TEST_CASE("substring index: every occurrence, none cut off at the end") {
+  SubstringIndex idx;
+  idx.add("pay", 1);
+  idx.add("paypal", 2);
+  idx.add("payee", 3);
+  idx.add("palm", 4);
+  std::vector<SubstringIndex::Hit> hits;
+  idx.find_all("paypalpaypa", hits);  // the last "paypa" is no "paypal"
+  std::vector<std::tuple<std::size_t, std::size_t, int>> got;
+  for (const auto& h : hits) got.emplace_back(h.pos, h.len, h.id);
+  CHECK(got ==
+        std::vector<std::tuple<std::size_t, std::size_t, int>>{{0, 3, 1}, {0, 6, 2}, {6, 3, 1}});
+  hits.clear();
+  idx.find_all("pa", hits);
+  idx.find_all("payepalmpaz", hits);  // "pay" and "palm"; "paz" differs in its third byte
+  REQUIRE(hits.size() == 2);
+  CHECK(hits[0].id == 1);
+  CHECK(hits[1].pos == 4);
+  CHECK(hits[1].id == 4);
 }
