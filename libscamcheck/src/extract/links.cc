@@ -217,7 +217,7 @@ HostScan scan_host(std::string_view text, std::size_t pos, std::size_t limit) {
     std::size_t sep = 0;
     if (c == '.') {
       sep = 1;
-    } else {
+    } else if (c == '[' || c == '(' || c == '{') {  // the only starts of a defang marker
       std::string_view rep;
       std::size_t m = defang_marker_at(text, i, rep);
       if (m != 0 && rep == ".") sep = m;
@@ -322,6 +322,9 @@ LinkMatch make_match(std::string_view text, std::size_t start, std::size_t end, 
 // "scheme:" (script URLs), or 0.
 std::size_t match_scheme(std::string_view text, std::size_t pos, bool& script) {
   script = false;
+  // Every scheme below starts with one of these letters; most words do not.
+  char first = ascii_lower(text[pos]);
+  if (first != 'h' && first != 'j' && first != 'v' && first != 'd') return 0;
   static constexpr std::string_view kWeb[] = {"https", "http", "hxxps", "hxxp"};
   for (std::string_view s : kWeb) {
     if (!starts_with_ci(text, pos, s)) continue;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
+#include <cstring>
 
 #include "util/ascii.h"
 #include "util/json.h"
@@ -69,9 +71,13 @@ void SubstringIndex::find_all(std::string_view text, std::vector<Hit>& out) cons
     const std::vector<int>& cands = by_prefix_[static_cast<std::size_t>(prev * kSlots + cur)];
     prev = cur;
     for (int idx : cands) {
+      // The first two bytes are alike (the table); the third, tested
+      // inline, rules out most candidates before the whole is compared.
       const Entry& e = entries_[static_cast<std::size_t>(idx)];
-      if (text.compare(i, e.needle.size(), e.needle) == 0) {
-        out.push_back({i, e.needle.size(), e.id});
+      const std::size_t len = e.needle.size();
+      if (len <= text.size() - i && text[i + 2] == e.needle[2] &&
+          std::memcmp(text.data() + i, e.needle.data(), len) == 0) {
+        out.push_back({i, len, e.id});
       }
     }
   }
@@ -286,10 +292,13 @@ void BrandTable::index() {
     // Look-alikes inside longer labels ("paypa1-login") only for names of
     // six letters or more: shorter skeletons occur inside ordinary words.
     if (typos && skel.size() >= 6) token_skeletons_.add(skel, brand);
-    targets_.push_back({skel, s, brand});
+    targets_.push_back({skel, s, brand, char_set(skel)});
     if (!typos || skel.size() < 5) return;
     char first = skel[0];
-    if (first >= 'a' && first <= 'z') typo_targets_[first - 'a'].push_back(idx);
+    if (first >= 'a' && first <= 'z') {
+      typo_targets_[first - 'a'].push_back(idx);
+      if (skel.size() < kTypoLengths) typo_by_length_[first - 'a'][skel.size()].push_back(idx);
+    }
   };
   for (int bi = 0; bi < static_cast<int>(brands_.size()); ++bi) {
     const Brand& b = brands_[static_cast<std::size_t>(bi)];
@@ -472,27 +481,40 @@ void BrandTable::find_mentions(std::string_view text, bool in_host,
   }
 }
 
+std::uint64_t BrandTable::char_set(std::string_view s) {
+  std::uint64_t set = 0;
+  for (char c : s) set |= std::uint64_t{1} << (static_cast<unsigned char>(c) & 63);
+  return set;
+}
+
 int BrandTable::find_edit_target(std::string_view skel) const {
   if (skel.size() < 4 || skel.size() > 40 || skel[0] < 'a' || skel[0] > 'z') return -1;
+  const std::uint64_t chars = char_set(skel);
+  // The nearest target, the first in target order among equals; only the
+  // targets within two letters of the length can be near enough.
   int best = -1;
   int best_d = 3;
-  for (int idx : typo_targets_[skel[0] - 'a']) {
-    const Target& t = targets_[static_cast<std::size_t>(idx)];
-    if (t.skeleton == skel) continue;
-    int allowed = t.skeleton.size() >= 12 ? 2 : 1;
-    std::size_t diff = t.skeleton.size() > skel.size() ? t.skeleton.size() - skel.size()
-                                                       : skel.size() - t.skeleton.size();
-    if (diff > static_cast<std::size_t>(allowed)) continue;
-    int d = allowed == 1 ? (one_edit(skel, t.skeleton) ? 1 : 2)
-                         : edit_distance(skel, t.skeleton, allowed);
-    if (d > allowed) continue;
-    // Typosquats keep the first letter (checked by the bucket); and for
-    // names of up to 7 letters an arbitrary change is too often another
-    // word ("online"/"tonline").
-    if (t.skeleton.size() <= 7 && !imitating_edit(skel, t.skeleton)) continue;
-    if (d < best_d) {
-      best_d = d;
-      best = idx;
+  const auto& by_length = typo_by_length_[skel[0] - 'a'];
+  for (std::size_t len = skel.size() - 2; len <= skel.size() + 2; ++len) {
+    for (int idx : by_length[len]) {
+      const Target& t = targets_[static_cast<std::size_t>(idx)];
+      if (t.skeleton == skel) continue;
+      int allowed = t.skeleton.size() >= 12 ? 2 : 1;
+      std::size_t diff = t.skeleton.size() > skel.size() ? t.skeleton.size() - skel.size()
+                                                         : skel.size() - t.skeleton.size();
+      if (diff > static_cast<std::size_t>(allowed)) continue;
+      if (std::popcount(chars ^ t.chars) > 2 * allowed) continue;  // more than `allowed` edits
+      int d = allowed == 1 ? (one_edit(skel, t.skeleton) ? 1 : 2)
+                           : edit_distance(skel, t.skeleton, allowed);
+      if (d > allowed) continue;
+      // Typosquats keep the first letter (checked by the bucket); and for
+      // names of up to 7 letters an arbitrary change is too often another
+      // word ("online"/"tonline").
+      if (t.skeleton.size() <= 7 && !imitating_edit(skel, t.skeleton)) continue;
+      if (d < best_d || (d == best_d && idx < best)) {
+        best_d = d;
+        best = idx;
+      }
     }
   }
   return best;
@@ -581,6 +603,15 @@ LookalikeMatch BrandTable::lookalike_uncached(std::string_view label,
   // "amazcnonline". Only the start of the label, where the brand goes.
   if (skeleton.size() >= 8 && skeleton[0] >= 'a' && skeleton[0] <= 'z' &&
       skeleton.size() == label.size()) {
+    // char_set() of each prefix: one edit or none changes it by at most
+    // two bits, which rules out most targets before comparing.
+    std::uint64_t prefix_chars[kTypoLengths + 1];
+    std::size_t known = std::min(skeleton.size(), kTypoLengths);
+    prefix_chars[0] = 0;
+    for (std::size_t k = 0; k < known; ++k) {
+      prefix_chars[k + 1] = prefix_chars[k] | std::uint64_t{1}
+                                                  << (static_cast<unsigned char>(skeleton[k]) & 63);
+    }
     for (int idx : typo_targets_[skeleton[0] - 'a']) {
       const Target& tg = targets_[static_cast<std::size_t>(idx)];
       std::size_t n = tg.skeleton.size();
@@ -588,6 +619,7 @@ LookalikeMatch BrandTable::lookalike_uncached(std::string_view label,
       // Same length (a changed letter, swapped neighbours) or one letter
       // more; not shorter: "telegra" + "phindia" is no "telegram".
       for (std::size_t len = n; len <= n + 1; ++len) {
+        if (len <= known && std::popcount(prefix_chars[len] ^ tg.chars) > 2) continue;
         std::string_view prefix = skeleton.substr(0, len);
         if (prefix == tg.skeleton) {
           // Same skeleton: a plain mention (found in step 1) or a swap

@@ -145,7 +145,13 @@ class BrandTable {
     std::string skeleton;  // skeleton of the brand string
     std::string original;
     int brand;
+    std::uint64_t chars = 0;  // char_set() of the skeleton
   };
+  // The bytes of `s` as a set of 64 bits (byte & 63). Each edit changes the
+  // set of a string by at most two bytes, so two strings whose sets differ
+  // in more than 2 * k bits are more than k edits apart: a test that spares
+  // the edit distance of most brand names.
+  static std::uint64_t char_set(std::string_view s);
   void index();
   int find_edit_target(std::string_view skel) const;
   LookalikeMatch lookalike_uncached(std::string_view label, std::string_view skeleton) const;
@@ -180,6 +186,10 @@ class BrandTable {
   // Typo targets by first letter (typosquats keep it), for a bounded
   // edit-distance scan of the few targets of about the right length.
   std::vector<int> typo_targets_[26];
+  // The same by first letter and skeleton length (< kTypoLengths), each
+  // list in target order.
+  static constexpr std::size_t kTypoLengths = 64;
+  std::vector<int> typo_by_length_[26][kTypoLengths];
   // (first byte, length) of every whole word, to skip hopeless lookups.
   std::vector<bool> word_shapes_ = std::vector<bool>(128 * 41, false);
   std::vector<std::string> names_;

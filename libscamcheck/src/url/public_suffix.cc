@@ -55,16 +55,15 @@ namespace {
 
 // Hosts repeat across the links of one input (one site, many paths): each
 // thread remembers its recent answers (the list is fixed for the process).
-template <typename Compute>
-std::string remembered(std::string_view host, char which, Compute compute) {
+// One table per question, so that computing one answer may ask the other.
+template <char kWhich, typename Compute>
+std::string remembered(std::string_view host, Compute compute) {
   thread_local RecentAnswers<std::string, 512> recent;
-  thread_local std::string key;
-  key.assign(1, which);
-  key.append(host);
-  return recent.get(key, [&](std::string& answer) { answer = compute(host); });
+  return recent.get(host, [&](std::string& answer) { answer = compute(host); });
 }
 
-std::string registrable_domain_uncached(std::string_view host) {
+// libpsl's answer, as it is.
+std::string registrable_domain_psl(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
   std::string h(host);
   const char* r = psl_registrable_domain(ctx, h.c_str());
@@ -72,12 +71,43 @@ std::string registrable_domain_uncached(std::string_view host) {
   return std::string(r);
 }
 
+std::string registrable_domain_uncached(std::string_view host) {
+  // psl_registrable_domain() tests the host, then the rest after its first
+  // label, and so on, until one is a public suffix: none for a host that is
+  // a suffix itself, the host when the rest is one, else what the walk
+  // gives for the rest alone (its registrable domain, never "" then). The
+  // rest is shared by many hosts ("example.top" of every
+  // "parcel-<n>.example.top"), so its answer is remembered and a new host
+  // costs one test.
+  std::size_t dot = host.find('.');
+  if (host.front() == '.' || dot == std::string_view::npos || dot + 1 >= host.size() ||
+      host[dot + 1] == '.') {
+    return registrable_domain_psl(host);
+  }
+  std::string h(host);
+  if (psl_is_public_suffix(holder().ctx, h.c_str()) != 0) return {};
+  std::string rest = remembered<'R'>(host.substr(dot + 1), registrable_domain_psl);
+  return rest.empty() ? h : rest;
+}
+
+std::string registrable_domain_remembered(std::string_view host);
+
 std::string icann_suffix_uncached(std::string_view host) {
   const psl_ctx_t* ctx = holder().ctx;
   // Walk from the longest candidate to the shortest: the first label
   // sequence that is an ICANN suffix (without the star default) wins.
   std::string h(host);
   std::size_t pos = 0;
+  // psl_registrable_domain() walks the same candidates from the left and
+  // stops at the first public suffix of any section, star rule included;
+  // an ICANN suffix without the star rule is such a suffix too, so none of
+  // the candidates it passed over can be one: start where it stopped, after
+  // the first label of the registrable domain ("top" of
+  // "parcel-1.example.top", not the two longer names).
+  if (std::string reg = registrable_domain_remembered(host); !reg.empty()) {
+    std::size_t dot = h.find('.', h.size() - reg.size());
+    if (dot != std::string::npos) pos = dot + 1;
+  }
   while (true) {
     const char* cand = h.c_str() + pos;
     // NO_STAR_RULE drops only the implicit "*" default; explicit wildcard
@@ -94,16 +124,20 @@ std::string icann_suffix_uncached(std::string_view host) {
   return last == std::string::npos ? std::string() : h.substr(last + 1);
 }
 
+std::string registrable_domain_remembered(std::string_view host) {
+  return remembered<'r'>(host, registrable_domain_uncached);
+}
+
 }  // namespace
 
 std::string registrable_domain(std::string_view host) {
   if (holder().ctx == nullptr || host.empty()) return {};
-  return remembered(host, 'r', registrable_domain_uncached);
+  return registrable_domain_remembered(host);
 }
 
 std::string icann_suffix(std::string_view host) {
   if (holder().ctx == nullptr || host.empty()) return {};
-  return remembered(host, 'i', icann_suffix_uncached);
+  return remembered<'i'>(host, icann_suffix_uncached);
 }
 
 std::string_view public_suffix_list_source() { return holder().source; }

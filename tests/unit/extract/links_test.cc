@@ -198,3 +198,15 @@ TEST_CASE("the word and file-extension TLD lists come from the data pack") {
   LinkLists none;
   CHECK(extract_links("unsold.now and setup.py", none).size() == 2);
 }
+
+TEST_CASE("schemes in any case, and words that only start like one") {
+  // The scheme test looks at the first letter first (h, j, v, d).
+  CHECK(spans("JavaScript:alert(1) VBScript:x DATA:text/html,hi") ==
+        V{"JavaScript:alert(1)", "VBScript:x", "DATA:text/html,hi"});
+  CHECK(urls("Hxxps://evil.example/a") == V{"https://evil.example/a"});
+  CHECK(spans("https-proxy and http-only and Data: 5 GB, vbscripting") == V{});
+  // Defang markers start with one of "[({": other punctuation ends a host.
+  CHECK(urls("evil[.]com, evil(.)org; evil{.}net") ==
+        V{"http://evil.com", "http://evil.org", "http://evil.net"});
+  CHECK(spans("a-shop.com;b-shop.org|c-shop.net") == V{"a-shop.com", "b-shop.org", "c-shop.net"});
+}

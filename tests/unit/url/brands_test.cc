@@ -5,6 +5,8 @@
 
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "data/data_source.h"
 #include "url/public_suffix.h"
@@ -342,4 +344,63 @@ TEST_CASE("look-alike answers are remembered per table, not across tables") {
   }
   CHECK(brand_of(look("paypal-secure")) == "paypal");
   CHECK(brand_of(look("pyapal")) == "paypal");
+}
+
+TEST_CASE("typo look-alikes: the nearest brand, the first listed among equals") {
+  // "bankingzy" is one edit from both brands' names: "second"'s shorter
+  // name is checked first (targets are grouped by length), yet the first
+  // listed wins, as in list order.
+  const char* kTwo =
+      R"({"version":1,"open_platform_categories":[],"brands":[)"
+      R"({"id":"first","name":"First","domains":["first.com"],"tokens":["bankingzyq"]},)"
+      R"({"id":"second","name":"Second","domains":["second.com"],"tokens":["bankngzy"]}]})";
+  auto t = BrandTable::load(kTwo, "two.json");
+  REQUIRE_MESSAGE(t.ok(), t.status().message());
+  auto look2 = [&](const std::string& label) {
+    std::string skel;
+    ascii_skeleton(label, skel);
+    return (*t)->lookalike(label, skel);
+  };
+  auto id = [&](const LookalikeMatch& m) {
+    return m.brand < 0 ? std::string() : (*t)->brands()[static_cast<std::size_t>(m.brand)].id;
+  };
+  LookalikeMatch m = look2("bankingzy");
+  CHECK(m.kind == LookalikeKind::kTypo);
+  CHECK(id(m) == "first");
+  // Nearer wins over earlier: one edit from "second" only.
+  CHECK(id(look2("bankngz")) == "second");
+  // Two edits count only for names of 12 letters or more.
+  CHECK(look2("bxnkingzyqq").kind == LookalikeKind::kNone);
+}
+
+TEST_CASE("typo look-alikes survive the letter-set test") {
+  // Each edit kind, with the changed letter new to the name or not.
+  CHECK(brand_of(look("commerzbnak")) == "commerzbank");        // swap: same letters
+  CHECK(brand_of(look("commerzbamk")) == "commerzbank");        // m for n: m is new
+  CHECK(brand_of(look("commerzbak")) == "commerzbank");         // a letter dropped
+  CHECK(brand_of(look("commerzbanjk")) == "commerzbank");       // one added
+  CHECK(brand_of(look("deutshebamk")) == "deutschebank");       // two edits, 12 letters
+  CHECK(brand_of(look("commerzbnakonline")) == "commerzbank");  // glued to a word
+  CHECK(look("commerzxyzk").kind == LookalikeKind::kNone);
+}
+
+TEST_CASE("substring index: every occurrence, none cut off at the end") {
+  SubstringIndex idx;
+  idx.add("pay", 1);
+  idx.add("paypal", 2);
+  idx.add("payee", 3);
+  idx.add("palm", 4);
+  std::vector<SubstringIndex::Hit> hits;
+  idx.find_all("paypalpaypa", hits);  // the last "paypa" is no "paypal"
+  std::vector<std::tuple<std::size_t, std::size_t, int>> got;
+  for (const auto& h : hits) got.emplace_back(h.pos, h.len, h.id);
+  CHECK(got ==
+        std::vector<std::tuple<std::size_t, std::size_t, int>>{{0, 3, 1}, {0, 6, 2}, {6, 3, 1}});
+  hits.clear();
+  idx.find_all("pa", hits);
+  idx.find_all("payepalmpaz", hits);  // "pay" and "palm"; "paz" differs in its third byte
+  REQUIRE(hits.size() == 2);
+  CHECK(hits[0].id == 1);
+  CHECK(hits[1].pos == 4);
+  CHECK(hits[1].id == 4);
 }

@@ -3,6 +3,7 @@
 #include "url/url_parse.h"
 
 #include <doctest/doctest.h>
+#include <libpsl.h>
 
 #include <string>
 
@@ -159,4 +160,77 @@ TEST_CASE("public suffix list helpers") {
   CHECK(icann_suffix("x.duckdns.org") == "org");
   CHECK(icann_suffix("abc.presse.ci") == "presse.ci");
   CHECK_FALSE(public_suffix_list_source().empty());
+}
+
+TEST_CASE("registrable domains are libpsl's, with the rest of a host remembered") {
+  psl_ctx_t* psl = psl_latest(nullptr);
+  const psl_ctx_t* ctx = psl != nullptr ? psl : psl_builtin();
+  REQUIRE(ctx != nullptr);
+  const char* hosts[] = {"parcel-1.example.top",
+                         "parcel-2.example.top",
+                         "a.b.c.example.top",
+                         "example.top",
+                         "top",
+                         "x.blogspot.co.uk",
+                         "y.blogspot.co.uk",
+                         "blogspot.co.uk",
+                         "co.uk",
+                         "a.b.user.github.io",
+                         "user.github.io",
+                         "github.io",
+                         "www.example.ck",
+                         "a.www.ck",
+                         "www.ck",
+                         "b.a.www.ck",
+                         "x.city.kawasaki.jp",
+                         "city.kawasaki.jp",
+                         "a.b.kawasaki.jp",
+                         "b.kawasaki.jp",
+                         "kawasaki.jp",
+                         "host.example.unknowntld",
+                         "a.unknowntld",
+                         "localhost",
+                         "a..example.com",
+                         "a.example.com.",
+                         "xn--bcher-kva.example",
+                         "www.xn--bcher-kva.de",
+                         "s3.amazonaws.com",
+                         "bucket.s3.amazonaws.com",
+                         "a.b.c.d.e.f.example.co.jp",
+                         "x.web.app",
+                         "web.app"};
+  for (int round = 0; round < 2; ++round) {
+    for (const char* host : hosts) {
+      const char* r = psl_registrable_domain(ctx, host);
+      CHECK_MESSAGE(registrable_domain(host) == (r != nullptr ? r : ""), host);
+    }
+  }
+  if (psl != nullptr) psl_free(psl);
+}
+
+TEST_CASE("the ICANN suffix is the first ICANN rule from the left, whatever the private ones") {
+  // The walk starts at the public suffix the registrable domain ends in
+  // (any section); these hosts test that it finds the same answer as a walk
+  // over every candidate: private suffixes over ICANN ones, wildcard and
+  // exception rules, hosts that are a suffix themselves, unknown TLDs.
+  CHECK(icann_suffix("x.blogspot.co.uk") == "co.uk");
+  CHECK(icann_suffix("user.github.io") == "io");
+  CHECK(icann_suffix("a.b.user.github.io") == "io");
+  CHECK(icann_suffix("x.web.app") == "app");
+  CHECK(icann_suffix("www.example.ck") == "example.ck");  // "*.ck"
+  CHECK(icann_suffix("a.www.ck") == "ck");                // "!www.ck"
+  CHECK(icann_suffix("www.ck") == "ck");
+  CHECK(icann_suffix("co.uk") == "co.uk");
+  CHECK(icann_suffix("github.io") == "io");
+  CHECK(icann_suffix("parcel-1.example.top") == "top");
+  CHECK(icann_suffix("a.b.c.example.com") == "com");
+  CHECK(icann_suffix("host.example.unknowntld") == "unknowntld");
+  CHECK(icann_suffix("localhost") == "");
+  // Asked again (remembered) and in the other order: the same answers.
+  for (int round = 0; round < 2; ++round) {
+    CHECK(registrable_domain("x.blogspot.co.uk") == "x.blogspot.co.uk");
+    CHECK(icann_suffix("x.blogspot.co.uk") == "co.uk");
+    CHECK(icann_suffix("y.blogspot.co.uk") == "co.uk");
+    CHECK(registrable_domain("y.blogspot.co.uk") == "y.blogspot.co.uk");
+  }
 }
