@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "model/features.h"
 #include "model/features_core.h"
@@ -224,10 +225,16 @@ class ProseReader {
 
 }  // namespace
 
-void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map,
+               const NormalizedText* normalized) {
   // A mail's parts are read one by one, so their shape is not the mail's.
   if (!out.mail_words) add_prose_shape(text, out);
-  const NormalizedText norm(text);
+  std::optional<NormalizedText> own;
+  if (normalized == nullptr || normalized->original().data() != text.data() ||
+      normalized->original().size() != text.size() || normalized->spaced_underscores()) {
+    normalized = &own.emplace(text);
+  }
+  const NormalizedText& norm = *normalized;
   // About one word per 4 bytes, each a unigram and a bigram (twice for
   // mail), plus room for a link and the rule features.
   const std::size_t words =

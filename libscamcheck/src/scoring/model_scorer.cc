@@ -46,7 +46,8 @@ Result<std::unique_ptr<ModelScorer>> ModelScorer::load(const Options& options,
 
 model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
                                         const Findings& findings, double rules_total,
-                                        const ParsedEmail& email) const {
+                                        const ParsedEmail& email,
+                                        const NormalizedText* normalized) const {
   model::FeatureSet features;
   if (kind == Kind::kEmail) {
     model::add_email(email, html_, features);
@@ -58,7 +59,7 @@ model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
     const std::string_view location = kind == Kind::kImage      ? "ocr"
                                       : kind == Kind::kDocument ? "document"
                                                                 : "content";
-    model::add_prose(content, features.add_location(location), features);
+    model::add_prose(content, features.add_location(location), features, {}, normalized);
   }
   // A link written without a scheme reads as http, so whether
   // insecure_login_page fires depends on the scheme, which in the corpora
@@ -87,14 +88,16 @@ bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings
 }
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
-                         const std::vector<UrlInfo>& urls, Findings& findings) const {
-  Score score = score_unfloored(content, kind, email, urls, findings);
+                         const std::vector<UrlInfo>& urls, Findings& findings,
+                         const NormalizedText* normalized) const {
+  Score score = score_unfloored(content, kind, email, urls, findings, normalized);
   rules_.apply_floor(findings, score);
   return score;
 }
 
 Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
-                                   const std::vector<UrlInfo>& urls, Findings& findings) const {
+                                   const std::vector<UrlInfo>& urls, Findings& findings,
+                                   const NormalizedText* normalized) const {
   if (!model_) return rules_.score(findings);
   // A URL on a known brand's own site, where only the brand publishes (not
   // a platform anyone can post to, nor a hosting service): the rules
@@ -104,7 +107,8 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     return rules_.score(findings);
   }
   Score rules = rules_.score(findings);
-  const model::FeatureSet features = this->features(content, kind, findings, rules.total, email);
+  const model::FeatureSet features =
+      this->features(content, kind, findings, rules.total, email, normalized);
   const double p = model_->probability(model_->raw_score(features), kind);
   const model::Calibration& c = model_->calibration(kind);
   // The model's evidence only for a warning it backs: on a safe verdict a

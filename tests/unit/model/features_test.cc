@@ -7,6 +7,7 @@
 #include <string>
 
 #include "analyzer_impl.h"
+#include "normalize/normalize.h"
 #include "scamcheck/scamcheck.h"
 
 namespace model = scamcheck::internal::model;
@@ -59,6 +60,36 @@ TEST_CASE("every word and link feature points at a span of its text") {
     return h.group == model::Group::kWord && text.substr(h.start, h.end - h.start) == "ÜBERWEISEN";
   });
   CHECK(quoted);
+}
+
+TEST_CASE("prose read from the rules' normalization has the same features") {
+  // analyze() hands the rules' NormalizedText to the model; one that spaced
+  // an underscore, or of another text, is not used.
+  const auto same = [](const model::FeatureSet& a, const model::FeatureSet& b) {
+    REQUIRE(a.hits.size() == b.hits.size());
+    for (std::size_t i = 0; i < a.hits.size(); ++i) {
+      CHECK(a.hits[i].hash == b.hits[i].hash);
+      CHECK(a.hits[i].value == b.hits[i].value);
+      CHECK(a.hits[i].field == b.hits[i].field);
+      CHECK(a.hits[i].start == b.hits[i].start);
+      CHECK(a.hits[i].end == b.hits[i].end);
+    }
+  };
+  for (const std::string text :
+       {"ÜBERWEISEN Sie jetzt 1.999,00 € an https://Konto-Pruefung.example.top/Login?id=7",
+        "You_have_won a prize, reply to user_name@example.com", "Ｆｒｅｅ ｇｉｆｔ\u200B now"}) {
+    INFO(text);
+    const scamcheck::internal::NormalizedText rules(text, /*underscores_as_spaces=*/true);
+    model::FeatureSet shared;
+    model::add_prose(text, shared.add_location("content"), shared, {}, &rules);
+    shared.finish();
+    same(shared, prose(text));
+    const std::string other = text + " ";
+    model::FeatureSet elsewhere;
+    model::add_prose(other, elsewhere.add_location("content"), elsewhere, {}, &rules);
+    elsewhere.finish();
+    same(elsewhere, prose(other));
+  }
 }
 
 TEST_CASE("a link reads the same with and without its scheme and www") {
