@@ -37,19 +37,27 @@ bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(
 // written ("http://" never counts). Digits are not counted: codes and
 // amounts are as common in today's notifications as in the corpora's spam.
 void add_prose_shape(std::string_view text, FeatureSet& out) {
-  std::size_t size = 0, letters = 0, upper = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    if ((text[i] == 'h' || text[i] == 'H') &&
-        (starts_with_ci(text.substr(i), "http://") || starts_with_ci(text.substr(i), "https://"))) {
-      i += text[i + 4] == ':' ? 7 : 8;
-      continue;
-    }
-    const char c = text[i++];
-    ++size;
-    if (is_alpha(c)) {
-      ++letters;
-      upper += c >= 'A' && c <= 'Z';
-    }
+  // Every byte counted in one branch-free pass, then the schemes' bytes
+  // taken out again (a scheme holds no 'h' but its first: they never
+  // overlap).
+  std::size_t size = text.size(), letters = 0, upper = 0;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool is_upper = static_cast<unsigned char>(c - 'A') < 26;
+    const bool is_lower = static_cast<unsigned char>(c - 'a') < 26;
+    letters += is_upper || is_lower;
+    upper += is_upper;
+  }
+  for (std::size_t i = text.find_first_of("hH"); i != std::string_view::npos;
+       i = text.find_first_of("hH", i + 1)) {
+    const std::string_view rest = text.substr(i);
+    const std::size_t scheme = starts_with_ci(rest, "http://")    ? 7
+                               : starts_with_ci(rest, "https://") ? 8
+                                                                  : 0;
+    if (scheme == 0) continue;
+    size -= scheme;
+    letters -= scheme - 3;  // "http" or "https"
+    for (std::size_t k = 0; k < scheme - 3; ++k) upper -= rest[k] >= 'A' && rest[k] <= 'Z';
   }
   const char length = size_bucket(size, {30, 60, 100, 140, 170, 320});
   const char caps = letters < 8 ? 'n' : size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "analyzer_impl.h"
+#include "model/features_core.h"
 #include "normalize/normalize.h"
 #include "scamcheck/scamcheck.h"
 
@@ -115,6 +117,41 @@ TEST_CASE("a link reads the same with and without its scheme and www") {
   d.finish();
   e.finish();
   CHECK(set_of(d) == set_of(e));
+}
+
+TEST_CASE("a text's length and share of capitals are read without the URL schemes") {
+  // The reading byte by byte, as the shape features are defined.
+  const auto shape = [](std::string_view text) {
+    std::size_t size = 0, letters = 0, upper = 0;
+    for (std::size_t i = 0; i < text.size();) {
+      const std::string_view rest = text.substr(i);
+      if (scamcheck::internal::starts_with_ci(rest, "http://")) {
+        i += 7;
+      } else if (scamcheck::internal::starts_with_ci(rest, "https://")) {
+        i += 8;
+      } else {
+        const char c = text[i++];
+        ++size;
+        letters += scamcheck::internal::is_alpha(c);
+        upper += c >= 'A' && c <= 'Z';
+      }
+    }
+    const char length = model::size_bucket(size, {30, 60, 100, 140, 170, 320});
+    const char caps = letters < 8 ? 'n' : model::size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
+    return std::set<std::uint32_t>{model::hash_of_suffixed(model::kProseShapeNs, "len=", length),
+                                   model::hash_of_suffixed(model::kProseShapeNs, "caps=", caps)};
+  };
+  for (const std::string& text : std::vector<std::string>{
+           "URGENT: YOUR ACCOUNT IS LOCKED, visit HTTPS://SECURE.EXAMPLE.COM/Login now",
+           "hhttp://x.example HTTP://Y.EXAMPLE hTtPs://z.example https:/ http: HTTPS",
+           std::string(40, 'H') + "http://" + std::string(200, 'a'), "see https://", "Hi Harry, h",
+           "Ünïcödé ÄRGER https://x.example/ÄÖÜ and more text here please"}) {
+    INFO(text);
+    const model::FeatureSet f = prose(text);
+    std::set<std::uint32_t> found;
+    for (const auto& h : f.hits) found.insert(h.hash);
+    for (const std::uint32_t h : shape(text)) CHECK(found.count(h) == 1);
+  }
 }
 
 TEST_CASE("digits read as shapes") {
