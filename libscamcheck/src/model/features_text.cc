@@ -48,8 +48,8 @@ void add_prose_shape(std::string_view text, FeatureSet& out) {
     letters += is_upper || is_lower;
     upper += is_upper;
   }
-  for (std::size_t i = text.find_first_of("hH"); i != std::string_view::npos;
-       i = text.find_first_of("hH", i + 1)) {
+  for (std::size_t i = 0; i + 7 <= text.size(); ++i) {
+    if ((text[i] | 0x20) != 'h') continue;
     const std::string_view rest = text.substr(i);
     const std::size_t scheme = starts_with_ci(rest, "http://")    ? 7
                                : starts_with_ci(rest, "https://") ? 8
