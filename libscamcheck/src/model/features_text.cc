@@ -19,15 +19,23 @@ namespace {
 constexpr std::string_view kLeadingPunct = "([{<\"'*";
 constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
 
-// Byte classes of kLeadingPunct (bit 0) and kTrailingPunct (bit 1).
+// Byte classes of kLeadingPunct (bit 0), kTrailingPunct (bit 1), is_space
+// (bit 2) and is_word_byte (bit 3): one look-up per byte of prose.
 constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
   for (char c : kTrailingPunct) t[static_cast<unsigned char>(c)] |= 2;
+  for (char c : std::string_view(" \t\n\r\f\v")) t[static_cast<unsigned char>(c)] |= 4;
+  for (std::size_t c = 0; c < 256; ++c) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (alnum || c == '$' || c >= 0x80) t[c] |= 8;
+  }
   return t;
 }();
 bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
 bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 2) != 0; }
+bool space_byte(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 4) != 0; }
+bool word_byte(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 8) != 0; }
 
 // The shape of a message read as a whole (text, not mail): its length in
 // bytes and the share of its letters written in capitals ("URGENT: YOUR
@@ -108,6 +116,10 @@ bool bare_name_without_tld(std::string_view c) {
 // "ÿã¾ðÆß"; "été", "Größe" and "Ärger" stay quotable). Words of a chunk that
 // is not still count as features; they are only never quoted.
 bool readable(std::string_view chunk) {
+  // Printable ASCII alone (most chunks) is readable.
+  bool printable = true;
+  for (const char c : chunk) printable &= c >= 0x20 && c < 0x7F;
+  if (printable) return true;
   std::int32_t i = 0;
   const auto n = static_cast<std::int32_t>(chunk.size());
   UScriptCode script = USCRIPT_COMMON;
@@ -154,9 +166,9 @@ class ProseReader {
   void read() {
     std::size_t i = 0;
     while (i < n_.size() && out_.word_tokens < kMaxWordTokens) {
-      while (i < n_.size() && is_space(n_[i])) ++i;
+      while (i < n_.size() && space_byte(n_[i])) ++i;
       std::size_t j = i;
-      while (j < n_.size() && !is_space(n_[j])) ++j;
+      while (j < n_.size() && !space_byte(n_[j])) ++j;
       std::size_t s = i;
       std::size_t e = j;
       i = j;
@@ -181,9 +193,9 @@ class ProseReader {
  private:
   void words(std::size_t s, std::size_t e) {
     for (std::size_t a = s; a < e;) {
-      while (a < e && !is_word_byte(n_[a])) ++a;
+      while (a < e && !word_byte(n_[a])) ++a;
       std::size_t b = a;
-      while (b < e && is_word_byte(n_[b])) ++b;
+      while (b < e && word_byte(n_[b])) ++b;
       if (b > a) {
         token(n_.substr(a, b - a), a, b);
       }

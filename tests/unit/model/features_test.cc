@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "analyzer_impl.h"
@@ -151,6 +152,21 @@ TEST_CASE("a text's length and share of capitals are read without the URL scheme
     std::set<std::uint32_t> found;
     for (const auto& h : f.hits) found.insert(h.hash);
     for (const std::uint32_t h : shape(text)) CHECK(found.count(h) == 1);
+  }
+}
+
+TEST_CASE("every kind of white space separates words alike") {
+  const auto hits = [](std::string_view text) {
+    std::vector<std::tuple<std::uint32_t, std::int32_t, std::uint32_t, std::uint32_t>> out;
+    for (const auto& h : prose(text).hits) out.emplace_back(h.hash, h.field, h.start, h.end);
+    return out;
+  };
+  CHECK(hits("Pay $50\tnow\nat\rthe\fbank\vtoday, caf\xC3\xA9 x_y") ==
+        hits("Pay $50 now at the bank today, caf\xC3\xA9 x_y"));
+  CHECK(hits("Pay $50 now") != hits("Pay $5O now"));
+  // A control character makes its chunk unreadable: counted, never quoted.
+  for (const auto& h : prose("call\x01now today").hits) {
+    if (h.group == model::Group::kWord && h.start == 0) CHECK(h.field == -1);
   }
 }
 
