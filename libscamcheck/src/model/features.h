@@ -68,6 +68,8 @@ struct FeatureSet {
 
   // Adds a location and returns its field index.
   std::int32_t add_location(std::string_view location);
+  // Empties the set for the next input, keeping the buffers.
+  void clear();
   // Keeps one hit per distinct feature (the first, with its span) and
   // scales the word features and the link features each to unit length
   // (binary values divided by the square root of their count), so long and

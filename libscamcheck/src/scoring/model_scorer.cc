@@ -49,6 +49,14 @@ model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
                                         const ParsedEmail& email,
                                         const NormalizedText* normalized) const {
   model::FeatureSet features;
+  this->features(content, kind, findings, rules_total, email, normalized, features);
+  return features;
+}
+
+void ModelScorer::features(std::string_view content, Kind kind, const Findings& findings,
+                           double rules_total, const ParsedEmail& email,
+                           const NormalizedText* normalized, model::FeatureSet& features) const {
+  features.clear();
   if (kind == Kind::kEmail) {
     model::add_email(email, html_, features);
   } else if (kind == Kind::kUrl) {
@@ -76,7 +84,6 @@ model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
   }
   model::add_kind(kind, features);
   features.finish();
-  return features;
 }
 
 bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
@@ -107,8 +114,16 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     return rules_.score(findings);
   }
   Score rules = rules_.score(findings);
-  const model::FeatureSet features =
-      this->features(content, kind, findings, rules.total, email, normalized);
+  // One feature set per thread, its buffers reused from input to input; a
+  // large input's (over 64k hits, ~1.3 MB) is released after use.
+  thread_local model::FeatureSet features;
+  this->features(content, kind, findings, rules.total, email, normalized, features);
+  struct Release {
+    model::FeatureSet& f;
+    ~Release() {
+      if (f.hits.capacity() > (1u << 16)) f.hits = {};
+    }
+  } release{features};
   const double p = model_->probability(model_->raw_score(features), kind);
   const model::Calibration& c = model_->calibration(kind);
   // The model's evidence only for a warning it backs: on a safe verdict a

@@ -46,6 +46,10 @@ class ModelScorer {
   model::FeatureSet features(std::string_view content, Kind kind, const Findings& findings,
                              double rules_total, const ParsedEmail& email,
                              const NormalizedText* normalized = nullptr) const;
+  // The same into `out` (emptied first; its buffers are reused).
+  void features(std::string_view content, Kind kind, const Findings& findings, double rules_total,
+                const ParsedEmail& email, const NormalizedText* normalized,
+                model::FeatureSet& out) const;
 
  private:
   ModelScorer(const Scorer& rules, const BrandTable& brands, const HtmlChecker& html)

@@ -170,6 +170,33 @@ TEST_CASE("every kind of white space separates words alike") {
   }
 }
 
+TEST_CASE("a cleared feature set reads the next input as a new one would") {
+  // analyze() reuses one feature set per thread, input after input.
+  model::FeatureSet f;
+  std::vector<std::string> domains;
+  f.link_domains = &domains;
+  f.mail_words = true;
+  model::add_prose("Dear customer, verify at http://x.example/login", f.add_location("body"), f);
+  f.finish();
+  f.clear();
+  CHECK(f.locations.empty());
+  CHECK(f.hits.empty());
+  CHECK(f.word_tokens == 0);
+  CHECK(f.link_domains == nullptr);
+  CHECK_FALSE(f.mail_words);
+  const std::string text = "Your parcel is held, pay $1.99 at https://parcel.example.top/pay";
+  model::add_prose(text, f.add_location("content"), f);
+  f.finish();
+  const model::FeatureSet fresh = prose(text);
+  REQUIRE(f.hits.size() == fresh.hits.size());
+  for (std::size_t i = 0; i < f.hits.size(); ++i) {
+    CHECK(f.hits[i].hash == fresh.hits[i].hash);
+    CHECK(f.hits[i].value == fresh.hits[i].value);
+    CHECK(f.hits[i].field == fresh.hits[i].field);
+  }
+  CHECK(f.locations == fresh.locations);
+}
+
 TEST_CASE("digits read as shapes") {
   auto set_of = [](const model::FeatureSet& f) {
     std::set<std::uint32_t> s;
