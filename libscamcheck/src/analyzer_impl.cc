@@ -105,8 +105,15 @@ Status AnalyzerImpl::validate(std::string_view content, Kind kind) {
 Status AnalyzerImpl::detect_text(std::string_view text, std::string_view location,
                                  std::string_view sender_site, Findings& findings,
                                  Report& report) const {
+  return detect_normalized(NormalizedText(text, /*underscores_as_spaces=*/true), location,
+                           sender_site, findings, report);
+}
+
+Status AnalyzerImpl::detect_normalized(const NormalizedText& normalized, std::string_view location,
+                                       std::string_view sender_site, Findings& findings,
+                                       Report& report) const {
+  const std::string_view text = normalized.original();
   const std::size_t first = findings.size();
-  const NormalizedText normalized(text, /*underscores_as_spaces=*/true);
   if (Status s = text_rules_->match(normalized, findings); !s.ok()) return s;
   unicode_->check(text, findings);
   for (const LinkMatch& link : extract_links(text, links_)) {
@@ -139,7 +146,8 @@ void AnalyzerImpl::detect_link(std::string_view text, const LinkMatch& link,
 }
 
 Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report,
-                                      ParsedEmail* email) const {
+                                      ParsedEmail* email,
+                                      std::optional<NormalizedText>* normalized) const {
   if (Status s = validate(content, kind); !s.ok()) return s;
   Findings findings;
   if (kind == Kind::kEmail) {
@@ -154,8 +162,11 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     report.urls.push_back(std::move(info));
   } else if (kind == Kind::kImage || kind == Kind::kDocument) {
     if (Status s = detect_file(*files_, content, kind, *this, findings, report); !s.ok()) return s;
-  } else if (Status s = detect_text(content, "content", {}, findings, report); !s.ok()) {
-    return s;
+  } else {
+    std::optional<NormalizedText> own;
+    std::optional<NormalizedText>& norm = normalized ? *normalized : own;
+    norm.emplace(content, /*underscores_as_spaces=*/true);
+    if (Status s = detect_normalized(*norm, "content", {}, findings, report); !s.ok()) return s;
   }
   // Context-only evidence (a phone number, an IBAN) needs a real sign nearby.
   if (std::none_of(findings.begin(), findings.end(),
@@ -170,7 +181,8 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   Report report;
   report.kind = kind;
   ParsedEmail email;
-  auto findings = detect(content, kind, report, &email);
+  std::optional<NormalizedText> normalized;  // of a text: the rules' and the model's
+  auto findings = detect(content, kind, report, &email, &normalized);
   if (!findings.ok()) return findings.status();
 
   // An image or document is analysed as the text read from it (CONTRACT
@@ -191,7 +203,7 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   if (reputation_) reputation_->check(texts, *findings, report);
 
   Score score = model_->score(analysed, report.extracted_text ? Kind::kText : kind, email,
-                              report.urls, *findings);
+                              report.urls, *findings, normalized ? &*normalized : nullptr);
   if (reputation_) score = reputation_->with_reputation(std::move(score), *findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;

@@ -6,6 +6,7 @@
 #define SCAMCHECK_ANALYZER_IMPL_H_
 
 #include <memory>
+#include <optional>
 
 #include "decode/file_reader.h"
 #include "decode/mime.h"
@@ -14,6 +15,7 @@
 #include "explain/glossary.h"
 #include "extract/links.h"
 #include "model/features.h"
+#include "normalize/normalize.h"
 #include "providers/ai_stage.h"
 #include "providers/reputation_stage.h"
 #include "rules/rule_set.h"
@@ -42,9 +44,11 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
   // The raw findings for valid input (also fills report.urls); analyze()
   // scores and explains them. Exposed for tests and tools.
   // For kind email, `email` (if given) receives the decoded message, whose
-  // header and part texts the findings' spans index into.
+  // header and part texts the findings' spans index into. For kind text,
+  // `normalized` (if given) receives the rules' normalization of `content`.
   Result<Findings> detect(std::string_view content, Kind kind, Report& report,
-                          ParsedEmail* email = nullptr) const;
+                          ParsedEmail* email = nullptr,
+                          std::optional<NormalizedText>* normalized = nullptr) const;
 
   // The learned model's features of valid input, read exactly as analyze()
   // reads them. Exposed for the training tool (tools/train), which builds
@@ -62,6 +66,9 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
                      Findings& findings, Report& report) const override;
   void detect_link(std::string_view text, const LinkMatch& link, std::string_view sender_site,
                    Findings& findings, Report& report) const override;
+  // detect_text() of `normalized.original()`, normalized for the rules.
+  Status detect_normalized(const NormalizedText& normalized, std::string_view location,
+                           std::string_view sender_site, Findings& findings, Report& report) const;
 
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;

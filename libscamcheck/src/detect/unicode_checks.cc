@@ -212,6 +212,29 @@ struct WordInfo {
 
 bool is_hex_letter(std::uint8_t b) { return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'); }
 
+// scan_word() of an all-ASCII text: a run of letters and digits, one
+// script, one byte per code point.
+WordInfo scan_ascii_word(std::string_view t, std::size_t pos) {
+  WordInfo w;
+  w.start = pos;
+  std::size_t i = pos;
+  int letters = 0;
+  bool hex_only = true;
+  for (; i < t.size() && is_alnum(t[i]); ++i) {
+    if (is_alpha(t[i])) {
+      ++letters;
+      hex_only = hex_only && is_hex_letter(static_cast<std::uint8_t>(t[i]));
+    }
+  }
+  w.end = i;
+  w.code_points = static_cast<int>(i - pos);
+  w.letters = letters;
+  w.digits = w.code_points - letters;
+  w.hex_only = hex_only;
+  if (letters > 0) w.first_script = USCRIPT_LATIN;
+  return w;
+}
+
 // Scans the word starting at `pos` (which must start a word character).
 WordInfo scan_word(std::string_view t, std::size_t pos) {
   const auto* s = reinterpret_cast<const std::uint8_t*>(t.data());
@@ -278,7 +301,8 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
   void check_invisible(std::string_view text, Findings& out) const;
   bool invisible_is_suspicious(std::string_view text, std::size_t pos, std::size_t end, UChar32 c,
                                std::optional<bool>& rtl, std::size_t& ok_tag_end) const;
-  void check_words(std::string_view text, Findings& out) const;
+  // `ascii`: the text is all ASCII (words are runs of letters and digits).
+  void check_words(std::string_view text, bool ascii, Findings& out) const;
   static void check_styled(std::string_view text, Findings& out);
   void check_mixed_script(std::string_view text, const WordInfo& w, Counts& counts,
                           Findings& out) const;
@@ -375,7 +399,7 @@ void UnicodeCheckerImpl::check(std::string_view text, Findings& out) const {
     check_styled(text, out);
   }
   if (ascii && brand_keys_.empty()) return;
-  check_words(text, out);
+  check_words(text, ascii, out);
 }
 
 bool UnicodeCheckerImpl::invisible_is_suspicious(std::string_view text, std::size_t pos,
@@ -503,7 +527,7 @@ void UnicodeCheckerImpl::check_invisible(std::string_view text, Findings& out) c
   }
 }
 
-void UnicodeCheckerImpl::check_words(std::string_view text, Findings& out) const {
+void UnicodeCheckerImpl::check_words(std::string_view text, bool ascii, Findings& out) const {
   const auto* s = reinterpret_cast<const std::uint8_t*>(text.data());
   const std::size_t n = text.size();
   Counts counts;
@@ -513,21 +537,28 @@ void UnicodeCheckerImpl::check_words(std::string_view text, Findings& out) const
   int compound_words = 0;
   std::size_t i = 0;
   while (i < n) {
-    UChar32 c;
-    std::size_t next = i;
-    if (s[i] < 0x80) {
-      c = s[i];
-      ++next;
+    if (ascii) {
+      if (!is_alnum(text[i])) {
+        ++i;
+        continue;
+      }
     } else {
-      auto j = static_cast<std::int32_t>(i);
-      U8_NEXT(s, j, static_cast<std::int32_t>(n), c);
-      next = static_cast<std::size_t>(j);
+      UChar32 c;
+      std::size_t next = i;
+      if (s[i] < 0x80) {
+        c = s[i];
+        ++next;
+      } else {
+        auto j = static_cast<std::int32_t>(i);
+        U8_NEXT(s, j, static_cast<std::int32_t>(n), c);
+        next = static_cast<std::size_t>(j);
+      }
+      if (!is_word_cp(c)) {
+        i = next;
+        continue;
+      }
     }
-    if (!is_word_cp(c)) {
-      i = next;
-      continue;
-    }
-    const WordInfo w = scan_word(text, i);
+    const WordInfo w = ascii ? scan_ascii_word(text, i) : scan_word(text, i);
     if (w.letters > 0) {
       if (w.non_ascii && w.several_scripts) {
         check_mixed_script(text, w, counts, out);

@@ -4,7 +4,7 @@
 #include <set>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
+#include <vector>
 
 namespace scamcheck::internal {
 namespace {
@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kMaxReasons = 3;
 constexpr std::size_t kMaxActions = 4;
 
-std::string join_reasons(const Catalog& catalog, const std::vector<std::string>& titles) {
+std::string join_reasons(const Catalog& catalog, const std::vector<std::string_view>& titles) {
   std::string out;
   for (std::size_t i = 0; i < titles.size(); ++i) {
     if (i > 0) {
@@ -23,6 +23,30 @@ std::string join_reasons(const Catalog& catalog, const std::vector<std::string>&
   return out;
 }
 
+// The signals emitted so far, one per key, span and location: scanned while
+// few (most inputs), in a set once many (a document with thousands of
+// links has thousands of signals).
+class Emitted {
+ public:
+  using Entry = std::tuple<std::string_view, std::size_t, std::size_t, std::string_view>;
+  bool insert(const Entry& e) {
+    if (many_.empty()) {
+      if (std::find(few_.begin(), few_.end(), e) != few_.end()) return false;
+      if (few_.size() < kFew) {
+        few_.push_back(e);
+        return true;
+      }
+      many_.insert(few_.begin(), few_.end());
+    }
+    return many_.insert(e).second;
+  }
+
+ private:
+  static constexpr std::size_t kFew = 32;
+  std::vector<Entry> few_;
+  std::set<Entry> many_;
+};
+
 }  // namespace
 
 void explain(const Texts& texts, const Findings& findings, const Score& score,
@@ -32,10 +56,10 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   const int v = static_cast<int>(score.verdict);
   report.risk_text = catalog.risk_text[v];
 
-  std::vector<std::string> reasons;
-  std::vector<std::string> action_ids;
-  std::set<std::tuple<std::string_view, std::size_t, std::size_t, std::string_view>> emitted;
-  std::unordered_set<std::string_view> keys;  // keys with a signal so far
+  std::vector<std::string_view> reasons;
+  std::vector<const std::string*> action_ids;  // in the glossary's entries
+  Emitted emitted;
+  std::vector<std::string_view> keys;  // keys with a signal so far (the glossary's at most)
   for (std::size_t i : score.ranked) {
     const Finding& f = findings[i];
     const GlossaryEntry* entry = texts.find(f.key);
@@ -44,9 +68,10 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     // One signal per key and evidence span. Looked up in sets, not by
     // scanning the signals so far: a document with thousands of links has
     // thousands of signals.
-    if (!emitted.emplace(f.key, f.start, f.end, f.location).second) continue;
+    if (!emitted.insert({f.key, f.start, f.end, f.location})) continue;
     const SignalTexts& t = entry->texts.at(catalog.locale);
-    const bool first_of_key = keys.insert(f.key).second;
+    const bool first_of_key = std::find(keys.begin(), keys.end(), f.key) == keys.end();
+    if (first_of_key) keys.push_back(f.key);
     Signal s;
     s.key = f.key;
     s.severity = f.severity.value_or(entry->default_severity);
@@ -58,8 +83,9 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     if (first_of_key && score.weights[i] > 0) {
       if (reasons.size() < kMaxReasons) reasons.push_back(t.title);
       for (const std::string& id : entry->actions) {
-        if (std::find(action_ids.begin(), action_ids.end(), id) == action_ids.end()) {
-          action_ids.push_back(id);
+        if (std::none_of(action_ids.begin(), action_ids.end(),
+                         [&](const std::string* known) { return *known == id; })) {
+          action_ids.push_back(&id);
         }
       }
     }
@@ -87,9 +113,9 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     report.actions.push_back(catalog.actions.at("no_action_needed"));
     return;
   }
-  for (const std::string& id : action_ids) {
+  for (const std::string* id : action_ids) {
     if (report.actions.size() == kMaxActions) break;
-    report.actions.push_back(catalog.actions.at(id));
+    report.actions.push_back(catalog.actions.at(*id));
   }
   if (report.actions.size() < kMaxActions && score.verdict == Verdict::kSuspicious) {
     report.actions.push_back(catalog.actions.at("stay_alert"));

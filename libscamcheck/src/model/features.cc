@@ -76,6 +76,14 @@ std::int32_t FeatureSet::add_location(std::string_view location) {
   return static_cast<std::int32_t>(locations.size() - 1);
 }
 
+void FeatureSet::clear() {
+  locations.clear();
+  hits.clear();
+  word_tokens = 0;
+  link_domains = nullptr;
+  mail_words = false;
+}
+
 void FeatureSet::finish() {
   // A stable sort by hash, then the first hit of each hash: sorting
   // (hash, index) keys instead of the hits gives the same order.

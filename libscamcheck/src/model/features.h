@@ -30,6 +30,7 @@
 namespace scamcheck::internal {
 
 class HtmlChecker;
+class NormalizedText;
 
 namespace model {
 
@@ -67,6 +68,8 @@ struct FeatureSet {
 
   // Adds a location and returns its field index.
   std::int32_t add_location(std::string_view location);
+  // Empties the set for the next input, keeping the buffers.
+  void clear();
   // Keeps one hit per distinct feature (the first, with its span) and
   // scales the word features and the link features each to unit length
   // (binary values divided by the square root of their count), so long and
@@ -90,8 +93,11 @@ struct SpanMap {
 // UTF-8; links in it become link features and e-mail addresses one token.
 // Outside a mail (FeatureSet::mail_words unset) also the shape of the text
 // as a whole: its length and its share of capital letters, both read
-// without "http://" and "https://".
-void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map = {});
+// without "http://" and "https://". `normalized`, when given, is
+// NormalizedText(text) already made (e.g. the rules' one, when it spaced no
+// underscore): the same features without normalizing the text again.
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map = {},
+               const NormalizedText* normalized = nullptr);
 
 // Link features of one URL, scheme optional: `text` is the whole input of
 // kind url (valid UTF-8).

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "model/features.h"
 #include "model/features_core.h"
@@ -18,15 +19,23 @@ namespace {
 constexpr std::string_view kLeadingPunct = "([{<\"'*";
 constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
 
-// Byte classes of kLeadingPunct (bit 0) and kTrailingPunct (bit 1).
+// Byte classes of kLeadingPunct (bit 0), kTrailingPunct (bit 1), is_space
+// (bit 2) and is_word_byte (bit 3): one look-up per byte of prose.
 constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
   for (char c : kTrailingPunct) t[static_cast<unsigned char>(c)] |= 2;
+  for (char c : std::string_view(" \t\n\r\f\v")) t[static_cast<unsigned char>(c)] |= 4;
+  for (std::size_t c = 0; c < 256; ++c) {
+    const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (alnum || c == '$' || c >= 0x80) t[c] |= 8;
+  }
   return t;
 }();
 bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
 bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 2) != 0; }
+bool space_byte(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 4) != 0; }
+bool word_byte(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 8) != 0; }
 
 // The shape of a message read as a whole (text, not mail): its length in
 // bytes and the share of its letters written in capitals ("URGENT: YOUR
@@ -36,19 +45,27 @@ bool is_trailing_punct(char c) { return (kPunctClass[static_cast<unsigned char>(
 // written ("http://" never counts). Digits are not counted: codes and
 // amounts are as common in today's notifications as in the corpora's spam.
 void add_prose_shape(std::string_view text, FeatureSet& out) {
-  std::size_t size = 0, letters = 0, upper = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    if ((text[i] == 'h' || text[i] == 'H') &&
-        (starts_with_ci(text.substr(i), "http://") || starts_with_ci(text.substr(i), "https://"))) {
-      i += text[i + 4] == ':' ? 7 : 8;
-      continue;
-    }
-    const char c = text[i++];
-    ++size;
-    if (is_alpha(c)) {
-      ++letters;
-      upper += c >= 'A' && c <= 'Z';
-    }
+  // Every byte counted in one branch-free pass, then the schemes' bytes
+  // taken out again (a scheme holds no 'h' but its first: they never
+  // overlap).
+  std::size_t size = text.size(), letters = 0, upper = 0;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool is_upper = static_cast<unsigned char>(c - 'A') < 26;
+    const bool is_lower = static_cast<unsigned char>(c - 'a') < 26;
+    letters += is_upper || is_lower;
+    upper += is_upper;
+  }
+  for (std::size_t i = 0; i + 7 <= text.size(); ++i) {
+    if ((text[i] | 0x20) != 'h') continue;
+    const std::string_view rest = text.substr(i);
+    const std::size_t scheme = starts_with_ci(rest, "http://")    ? 7
+                               : starts_with_ci(rest, "https://") ? 8
+                                                                  : 0;
+    if (scheme == 0) continue;
+    size -= scheme;
+    letters -= scheme - 3;  // "http" or "https"
+    for (std::size_t k = 0; k < scheme - 3; ++k) upper -= rest[k] >= 'A' && rest[k] <= 'Z';
   }
   const char length = size_bucket(size, {30, 60, 100, 140, 170, 320});
   const char caps = letters < 8 ? 'n' : size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
@@ -99,6 +116,10 @@ bool bare_name_without_tld(std::string_view c) {
 // "ÿã¾ðÆß"; "été", "Größe" and "Ärger" stay quotable). Words of a chunk that
 // is not still count as features; they are only never quoted.
 bool readable(std::string_view chunk) {
+  // Printable ASCII alone (most chunks) is readable.
+  bool printable = true;
+  for (const char c : chunk) printable &= c >= 0x20 && c < 0x7F;
+  if (printable) return true;
   std::int32_t i = 0;
   const auto n = static_cast<std::int32_t>(chunk.size());
   UScriptCode script = USCRIPT_COMMON;
@@ -145,9 +166,9 @@ class ProseReader {
   void read() {
     std::size_t i = 0;
     while (i < n_.size() && out_.word_tokens < kMaxWordTokens) {
-      while (i < n_.size() && is_space(n_[i])) ++i;
+      while (i < n_.size() && space_byte(n_[i])) ++i;
       std::size_t j = i;
-      while (j < n_.size() && !is_space(n_[j])) ++j;
+      while (j < n_.size() && !space_byte(n_[j])) ++j;
       std::size_t s = i;
       std::size_t e = j;
       i = j;
@@ -172,9 +193,9 @@ class ProseReader {
  private:
   void words(std::size_t s, std::size_t e) {
     for (std::size_t a = s; a < e;) {
-      while (a < e && !is_word_byte(n_[a])) ++a;
+      while (a < e && !word_byte(n_[a])) ++a;
       std::size_t b = a;
-      while (b < e && is_word_byte(n_[b])) ++b;
+      while (b < e && word_byte(n_[b])) ++b;
       if (b > a) {
         token(n_.substr(a, b - a), a, b);
       }
@@ -224,10 +245,16 @@ class ProseReader {
 
 }  // namespace
 
-void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map) {
+void add_prose(std::string_view text, std::int32_t field, FeatureSet& out, SpanMap map,
+               const NormalizedText* normalized) {
   // A mail's parts are read one by one, so their shape is not the mail's.
   if (!out.mail_words) add_prose_shape(text, out);
-  const NormalizedText norm(text);
+  std::optional<NormalizedText> own;
+  if (normalized == nullptr || normalized->original().data() != text.data() ||
+      normalized->original().size() != text.size() || normalized->spaced_underscores()) {
+    normalized = &own.emplace(text);
+  }
+  const NormalizedText& norm = *normalized;
   // About one word per 4 bytes, each a unigram and a bigram (twice for
   // mail), plus room for a link and the rule features.
   const std::size_t words =

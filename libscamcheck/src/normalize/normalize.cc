@@ -112,7 +112,10 @@ NormalizedText::NormalizedText(std::string_view original, bool underscores_as_sp
       for (std::size_t k = i; k < j; ++k) {
         unsigned char c = s[k];
         if (c >= 'A' && c <= 'Z') c = static_cast<unsigned char>(c + 32);
-        if (c == '_' && underscores_as_spaces && !addresses.contains(k)) c = ' ';
+        if (c == '_' && underscores_as_spaces && !addresses.contains(k)) {
+          c = ' ';
+          spaced_underscores_ = true;
+        }
         out[k] = static_cast<char>(c);
         starts[k] = static_cast<std::uint32_t>(k);
         ends[k] = static_cast<std::uint32_t>(k + 1);

@@ -32,11 +32,17 @@ class NormalizedText {
     return {origin_start_[start], origin_end_[end - 1]};
   }
 
+  // Whether some '_' was read as a space (only with `underscores_as_spaces`).
+  // When none was, the text equals that of NormalizedText(original), so the
+  // rules' normalization can serve the model's features too.
+  bool spaced_underscores() const { return spaced_underscores_; }
+
  private:
   std::string_view original_;
   std::string text_;
   std::vector<std::uint32_t> origin_start_;  // per normalized byte
   std::vector<std::uint32_t> origin_end_;    // per normalized byte
+  bool spaced_underscores_ = false;
 };
 
 }  // namespace scamcheck::internal

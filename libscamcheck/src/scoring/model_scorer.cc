@@ -46,8 +46,17 @@ Result<std::unique_ptr<ModelScorer>> ModelScorer::load(const Options& options,
 
 model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
                                         const Findings& findings, double rules_total,
-                                        const ParsedEmail& email) const {
+                                        const ParsedEmail& email,
+                                        const NormalizedText* normalized) const {
   model::FeatureSet features;
+  this->features(content, kind, findings, rules_total, email, normalized, features);
+  return features;
+}
+
+void ModelScorer::features(std::string_view content, Kind kind, const Findings& findings,
+                           double rules_total, const ParsedEmail& email,
+                           const NormalizedText* normalized, model::FeatureSet& features) const {
+  features.clear();
   if (kind == Kind::kEmail) {
     model::add_email(email, html_, features);
   } else if (kind == Kind::kUrl) {
@@ -58,7 +67,7 @@ model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
     const std::string_view location = kind == Kind::kImage      ? "ocr"
                                       : kind == Kind::kDocument ? "document"
                                                                 : "content";
-    model::add_prose(content, features.add_location(location), features);
+    model::add_prose(content, features.add_location(location), features, {}, normalized);
   }
   // A link written without a scheme reads as http, so whether
   // insecure_login_page fires depends on the scheme, which in the corpora
@@ -75,7 +84,6 @@ model::FeatureSet ModelScorer::features(std::string_view content, Kind kind,
   }
   model::add_kind(kind, features);
   features.finish();
-  return features;
 }
 
 bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
@@ -87,14 +95,16 @@ bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings
 }
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
-                         const std::vector<UrlInfo>& urls, Findings& findings) const {
-  Score score = score_unfloored(content, kind, email, urls, findings);
+                         const std::vector<UrlInfo>& urls, Findings& findings,
+                         const NormalizedText* normalized) const {
+  Score score = score_unfloored(content, kind, email, urls, findings, normalized);
   rules_.apply_floor(findings, score);
   return score;
 }
 
 Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
-                                   const std::vector<UrlInfo>& urls, Findings& findings) const {
+                                   const std::vector<UrlInfo>& urls, Findings& findings,
+                                   const NormalizedText* normalized) const {
   if (!model_) return rules_.score(findings);
   // A URL on a known brand's own site, where only the brand publishes (not
   // a platform anyone can post to, nor a hosting service): the rules
@@ -104,7 +114,16 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     return rules_.score(findings);
   }
   Score rules = rules_.score(findings);
-  const model::FeatureSet features = this->features(content, kind, findings, rules.total, email);
+  // One feature set per thread, its buffers reused from input to input; a
+  // large input's (over 64k hits, ~1.3 MB) is released after use.
+  thread_local model::FeatureSet features;
+  this->features(content, kind, findings, rules.total, email, normalized, features);
+  struct Release {
+    model::FeatureSet& f;
+    ~Release() {
+      if (f.hits.capacity() > (1u << 16)) f.hits = {};
+    }
+  } release{features};
   const double p = model_->probability(model_->raw_score(features), kind);
   const model::Calibration& c = model_->calibration(kind);
   // The model's evidence only for a warning it backs: on a safe verdict a

@@ -35,13 +35,21 @@ class ModelScorer {
   // `findings`. Without a model, the rules' score. Either way a sign with a
   // severity floor keeps the score at or above its floor
   // (Scorer::apply_floor).
+  // `normalized`: NormalizedText of a text `content`, when the caller has
+  // one (model::add_prose reads it instead of normalizing again).
   Score score(std::string_view content, Kind kind, const ParsedEmail& email,
-              const std::vector<UrlInfo>& urls, Findings& findings) const;
+              const std::vector<UrlInfo>& urls, Findings& findings,
+              const NormalizedText* normalized = nullptr) const;
 
   // The model's features of analysed input (`rules_total` the total of the
   // findings' score), with or without a model: the training tool reads them.
   model::FeatureSet features(std::string_view content, Kind kind, const Findings& findings,
-                             double rules_total, const ParsedEmail& email) const;
+                             double rules_total, const ParsedEmail& email,
+                             const NormalizedText* normalized = nullptr) const;
+  // The same into `out` (emptied first; its buffers are reused).
+  void features(std::string_view content, Kind kind, const Findings& findings, double rules_total,
+                const ParsedEmail& email, const NormalizedText* normalized,
+                model::FeatureSet& out) const;
 
  private:
   ModelScorer(const Scorer& rules, const BrandTable& brands, const HtmlChecker& html)
@@ -54,7 +62,8 @@ class ModelScorer {
 
   // score() before the severity floors.
   Score score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
-                        const std::vector<UrlInfo>& urls, Findings& findings) const;
+                        const std::vector<UrlInfo>& urls, Findings& findings,
+                        const NormalizedText* normalized) const;
 
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   const Scorer& rules_;

@@ -152,9 +152,21 @@ Score Scorer::score(const Findings& findings) const {
   for (std::size_t i = 0; i < findings.size(); ++i) result.weights[i] = weight_of(findings[i]);
   result.ranked.resize(findings.size());
   std::iota(result.ranked.begin(), result.ranked.end(), 0);
-  std::stable_sort(result.ranked.begin(), result.ranked.end(), [&](std::size_t a, std::size_t b) {
-    return result.weights[a] > result.weights[b];
-  });
+  // Heaviest first, equal weights in finding order. A few findings (most
+  // inputs) by insertion, without the buffer std::stable_sort allocates.
+  const std::vector<double>& w = result.weights;
+  if (findings.size() <= 32) {
+    std::vector<std::size_t>& r = result.ranked;
+    for (std::size_t i = 1; i < r.size(); ++i) {
+      const std::size_t key = r[i];
+      std::size_t j = i;
+      for (; j > 0 && w[r[j - 1]] < w[key]; --j) r[j] = r[j - 1];
+      r[j] = key;
+    }
+  } else {
+    std::stable_sort(result.ranked.begin(), result.ranked.end(),
+                     [&](std::size_t a, std::size_t b) { return w[a] > w[b]; });
+  }
 
   // Per key: strongest in full, repeats damped and capped.
   std::unordered_map<std::string_view, std::pair<double, double>> per_key;  // strongest, sum

@@ -243,3 +243,32 @@ TEST_CASE("one strong sign is enough, with the model or without, and the summary
     CHECK(r->verdict == Verdict::kSafe);
   }
 }
+
+TEST_CASE("a text reads the same before and after a mail and a text with underscores") {
+  // One normalization serves the rules and the model when it spaced no
+  // underscore, and each thread reuses its feature set: neither may carry
+  // anything from one input to the next.
+  const std::string text =
+      "URGENT: your parcel is held. Pay the $1.99 fee at https://parcel-help.example.top/pay now";
+  const auto summary = [](const scamcheck::Report& r) {
+    std::string out = std::to_string(r.risk_score) + "/" + std::to_string(r.confidence) + ":";
+    for (const auto& s : r.signals) {
+      out += s.key + "@" + std::to_string(s.span.start) + "-" + std::to_string(s.span.end) + ";";
+    }
+    return out;
+  };
+  auto before = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(before.ok());
+  auto mail = analyzer().analyze(
+      "From: Bank <alerts@bank.example>\r\nTo: you@example.org\r\nSubject: Verify now\r\n\r\n"
+      "Dear customer, verify your account at http://bank-verify.example.xyz/login today.\r\n",
+      Kind::kEmail, "en");
+  REQUIRE(mail.ok());
+  auto spaced = analyzer().analyze("You_have_won a_prize claim_now at http://x.example.top/a_b",
+                                   Kind::kText, "en");
+  REQUIRE(spaced.ok());
+  auto after = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(after.ok());
+  CHECK(summary(*after) == summary(*before));
+  CHECK(after->summary_plain == before->summary_plain);
+}

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "analyzer_impl.h"
+#include "model/features_core.h"
+#include "normalize/normalize.h"
 #include "scamcheck/scamcheck.h"
 
 namespace model = scamcheck::internal::model;
@@ -61,6 +65,36 @@ TEST_CASE("every word and link feature points at a span of its text") {
   CHECK(quoted);
 }
 
+TEST_CASE("prose read from the rules' normalization has the same features") {
+  // analyze() hands the rules' NormalizedText to the model; one that spaced
+  // an underscore, or of another text, is not used.
+  const auto same = [](const model::FeatureSet& a, const model::FeatureSet& b) {
+    REQUIRE(a.hits.size() == b.hits.size());
+    for (std::size_t i = 0; i < a.hits.size(); ++i) {
+      CHECK(a.hits[i].hash == b.hits[i].hash);
+      CHECK(a.hits[i].value == b.hits[i].value);
+      CHECK(a.hits[i].field == b.hits[i].field);
+      CHECK(a.hits[i].start == b.hits[i].start);
+      CHECK(a.hits[i].end == b.hits[i].end);
+    }
+  };
+  for (const std::string text :
+       {"ÜBERWEISEN Sie jetzt 1.999,00 € an https://Konto-Pruefung.example.top/Login?id=7",
+        "You_have_won a prize, reply to user_name@example.com", "Ｆｒｅｅ ｇｉｆｔ\u200B now"}) {
+    INFO(text);
+    const scamcheck::internal::NormalizedText rules(text, /*underscores_as_spaces=*/true);
+    model::FeatureSet shared;
+    model::add_prose(text, shared.add_location("content"), shared, {}, &rules);
+    shared.finish();
+    same(shared, prose(text));
+    const std::string other = text + " ";
+    model::FeatureSet elsewhere;
+    model::add_prose(other, elsewhere.add_location("content"), elsewhere, {}, &rules);
+    elsewhere.finish();
+    same(elsewhere, prose(other));
+  }
+}
+
 TEST_CASE("a link reads the same with and without its scheme and www") {
   model::FeatureSet a, b, c;
   model::add_url_input("paypal-verify.example.top/signin?x=1", a.add_location("content"), a);
@@ -84,6 +118,83 @@ TEST_CASE("a link reads the same with and without its scheme and www") {
   d.finish();
   e.finish();
   CHECK(set_of(d) == set_of(e));
+}
+
+TEST_CASE("a text's length and share of capitals are read without the URL schemes") {
+  // The reading byte by byte, as the shape features are defined.
+  const auto shape = [](std::string_view text) {
+    std::size_t size = 0, letters = 0, upper = 0;
+    for (std::size_t i = 0; i < text.size();) {
+      const std::string_view rest = text.substr(i);
+      if (scamcheck::internal::starts_with_ci(rest, "http://")) {
+        i += 7;
+      } else if (scamcheck::internal::starts_with_ci(rest, "https://")) {
+        i += 8;
+      } else {
+        const char c = text[i++];
+        ++size;
+        letters += scamcheck::internal::is_alpha(c);
+        upper += c >= 'A' && c <= 'Z';
+      }
+    }
+    const char length = model::size_bucket(size, {30, 60, 100, 140, 170, 320});
+    const char caps = letters < 8 ? 'n' : model::size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
+    return std::set<std::uint32_t>{model::hash_of_suffixed(model::kProseShapeNs, "len=", length),
+                                   model::hash_of_suffixed(model::kProseShapeNs, "caps=", caps)};
+  };
+  for (const std::string& text : std::vector<std::string>{
+           "URGENT: YOUR ACCOUNT IS LOCKED, visit HTTPS://SECURE.EXAMPLE.COM/Login now",
+           "hhttp://x.example HTTP://Y.EXAMPLE hTtPs://z.example https:/ http: HTTPS",
+           std::string(40, 'H') + "http://" + std::string(200, 'a'), "see https://", "Hi Harry, h",
+           "Ünïcödé ÄRGER https://x.example/ÄÖÜ and more text here please"}) {
+    INFO(text);
+    const model::FeatureSet f = prose(text);
+    std::set<std::uint32_t> found;
+    for (const auto& h : f.hits) found.insert(h.hash);
+    for (const std::uint32_t h : shape(text)) CHECK(found.count(h) == 1);
+  }
+}
+
+TEST_CASE("every kind of white space separates words alike") {
+  const auto hits = [](std::string_view text) {
+    std::vector<std::tuple<std::uint32_t, std::int32_t, std::uint32_t, std::uint32_t>> out;
+    for (const auto& h : prose(text).hits) out.emplace_back(h.hash, h.field, h.start, h.end);
+    return out;
+  };
+  CHECK(hits("Pay $50\tnow\nat\rthe\fbank\vtoday, caf\xC3\xA9 x_y") ==
+        hits("Pay $50 now at the bank today, caf\xC3\xA9 x_y"));
+  CHECK(hits("Pay $50 now") != hits("Pay $5O now"));
+  // A control character makes its chunk unreadable: counted, never quoted.
+  for (const auto& h : prose("call\x01now today").hits) {
+    if (h.group == model::Group::kWord && h.start == 0) CHECK(h.field == -1);
+  }
+}
+
+TEST_CASE("a cleared feature set reads the next input as a new one would") {
+  // analyze() reuses one feature set per thread, input after input.
+  model::FeatureSet f;
+  std::vector<std::string> domains;
+  f.link_domains = &domains;
+  f.mail_words = true;
+  model::add_prose("Dear customer, verify at http://x.example/login", f.add_location("body"), f);
+  f.finish();
+  f.clear();
+  CHECK(f.locations.empty());
+  CHECK(f.hits.empty());
+  CHECK(f.word_tokens == 0);
+  CHECK(f.link_domains == nullptr);
+  CHECK_FALSE(f.mail_words);
+  const std::string text = "Your parcel is held, pay $1.99 at https://parcel.example.top/pay";
+  model::add_prose(text, f.add_location("content"), f);
+  f.finish();
+  const model::FeatureSet fresh = prose(text);
+  REQUIRE(f.hits.size() == fresh.hits.size());
+  for (std::size_t i = 0; i < f.hits.size(); ++i) {
+    CHECK(f.hits[i].hash == fresh.hits[i].hash);
+    CHECK(f.hits[i].value == fresh.hits[i].value);
+    CHECK(f.hits[i].field == fresh.hits[i].field);
+  }
+  CHECK(f.locations == fresh.locations);
 }
 
 TEST_CASE("digits read as shapes") {

@@ -63,3 +63,16 @@ TEST_CASE("underscores between words read as spaces, except in addresses and fil
   const std::string run(100000, '_');                              // one long token is read once
   CHECK(NormalizedText(run, true).text() == std::string(100000, ' '));
 }
+
+TEST_CASE("the rules' normalization says whether it spaced an underscore") {
+  // Without a spaced underscore it equals the model's (default) one, which
+  // analyze() then reuses for the model's features.
+  for (const char* s : {"Your parcel is held", "mail user_name@example.com now",
+                        "see http://x.example/a_b.html", "ＰａｙＰａｌ\u200B＿x"}) {
+    const NormalizedText rules(s, /*underscores_as_spaces=*/true);
+    CHECK_MESSAGE(!rules.spaced_underscores(), s);
+    CHECK(rules.text() == NormalizedText(s).text());
+  }
+  CHECK(NormalizedText("You_have_won", true).spaced_underscores());
+  CHECK(!NormalizedText("You_have_won").spaced_underscores());
+}

@@ -69,3 +69,32 @@ TEST_CASE("explain of 40,000 findings takes well under a second") {
   CHECK(report.signals.size() == 40000);
   CHECK(seconds < 1.0);
 }
+
+TEST_CASE("explain keeps one signal per key and span before and after the first few dozen") {
+  // The spans seen are scanned while few and kept in a set once many: a
+  // repeat is dropped either way, also one of a span seen while few.
+  std::string text;
+  Findings findings;
+  Score score;
+  for (std::size_t i = 0; i < 100; ++i) {
+    const std::size_t start = text.size();
+    text += "http://host" + std::to_string(i) + ".example.xyz/ ";
+    findings.push_back(Finding::at("link_in_message", start, text.size() - 1));
+  }
+  for (std::size_t i = 0; i < 100; i += 3) findings.push_back(findings[i]);  // repeats
+  findings.push_back(Finding::at("urgency", 0, 4));
+  findings.push_back(Finding::at("urgency", 0, 4));
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    score.ranked.push_back(i);
+    score.weights.push_back(1);
+  }
+  score.verdict = Verdict::kSuspicious;
+  Report report;
+  explain(
+      texts(), findings, score, [&](std::string_view) { return std::string_view(text); }, "en",
+      report);
+  CHECK(report.signals.size() == 101);
+  CHECK(report.signals.back().key == "urgency");
+  CHECK_FALSE(report.summary_plain.empty());
+  CHECK_FALSE(report.actions.empty());
+}

@@ -42,6 +42,23 @@ TEST_CASE("the score curve: weights add up, verdict boundaries per contract") {
   CHECK(two.ranked.front() == 0);
 }
 
+TEST_CASE("findings rank heaviest first, equal weights in finding order") {
+  for (const std::size_t n : {5, 32, 33, 200}) {
+    INFO(n);
+    Findings findings;
+    for (std::size_t i = 0; i < n; ++i) {
+      findings.push_back(finding(i % 2 ? "threat" : "urgency", static_cast<double>((i * 7) % 5)));
+    }
+    const Score s = scorer().score(findings);
+    REQUIRE(s.ranked.size() == n);
+    for (std::size_t k = 1; k < n; ++k) {
+      const std::size_t a = s.ranked[k - 1], b = s.ranked[k];
+      CHECK(s.weights[a] >= s.weights[b]);
+      if (s.weights[a] == s.weights[b]) CHECK(a < b);
+    }
+  }
+}
+
 TEST_CASE("repeating one key is damped and capped") {
   Findings same(10, finding("urgency", 10));
   Findings one{finding("urgency", 10)};
