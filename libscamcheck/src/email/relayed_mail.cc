@@ -63,6 +63,15 @@ Field field_of(std::string_view label) {
   return Field::kNone;
 }
 
+// `text` with ASCII letters in lower case, in a buffer of this thread's
+// reused from call to call (valid until the next call).
+const std::string& lowered(std::string_view text) {
+  thread_local std::string buffer;
+  buffer.assign(text);
+  for (char& c : buffer) c = ascii_lower(c);
+  return buffer;
+}
+
 // Words by which a form's notification says what it is.
 bool names_a_form(std::string_view text) {
   static constexpr std::array<std::string_view, 17> kPhrases = {
@@ -72,7 +81,7 @@ bool names_a_form(std::string_view text) {
       "modulo di contatto",     "contactformulier",      "formulário de contato",
       "formulário de contacto", "formularz kontaktowy",  "iletişim formu",
       "お問い合わせ",           "contact us form"};
-  const std::string lower = lower_ascii(text);
+  const std::string& lower = lowered(text);
   return std::any_of(kPhrases.begin(), kPhrases.end(),
                      [&](std::string_view p) { return lower.find(p) != std::string::npos; });
 }
@@ -102,7 +111,7 @@ bool is_forward_marker(std::string_view line) {
       "weitergeleitete nachricht", "ursprüngliche nachricht", "message transféré",
       "message d'origine",         "mensaje reenviado",       "mensaje original",
       "messaggio inoltrato",       "doorgestuurd bericht",    "mensagem encaminhada"};
-  const std::string lower = lower_ascii(line);
+  const std::string& lower = lowered(line);
   for (std::string_view m : kMarkers) {
     if (lower.find(m) != std::string::npos) return true;
   }
@@ -168,15 +177,20 @@ struct TextLink {
 std::vector<TextLink> text_links(std::string_view text, std::size_t from = 0) {
   std::vector<TextLink> links;
   const std::string lower = lower_ascii(text);
+  static constexpr std::array<std::pair<std::string_view, std::size_t>, 3> kPrefixes = {
+      {{"https://", 8}, {"http://", 7}, {"www.", 0}}};
+  // Each prefix's next occurrence, searched again only once passed: one
+  // scan of the text per prefix, however many links it holds.
+  std::array<std::size_t, kPrefixes.size()> next{};
+  for (std::size_t i = 0; i < kPrefixes.size(); ++i) next[i] = lower.find(kPrefixes[i].first, from);
   std::size_t pos = from;
   while (pos < lower.size()) {
     std::size_t best = std::string::npos, skip = 0;
-    for (auto [prefix, len] :
-         {std::pair<std::string_view, std::size_t>{"https://", 8}, {"http://", 7}, {"www.", 0}}) {
-      const std::size_t at = lower.find(prefix, pos);
-      if (at < best) {
-        best = at;
-        skip = len;
+    for (std::size_t i = 0; i < kPrefixes.size(); ++i) {
+      if (next[i] < pos) next[i] = lower.find(kPrefixes[i].first, pos);
+      if (next[i] < best) {
+        best = next[i];
+        skip = kPrefixes[i].second;
       }
     }
     if (best == std::string::npos) break;
@@ -318,10 +332,12 @@ std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
 }
 
 // Words (runs of two or more letters) a text shows outside its links and
-// outside the header block of a message it forwards.
-std::size_t own_words(std::string_view text) {
+// outside the header block of a message it forwards, counted up to `limit`
+// + 1.
+std::size_t own_words(std::string_view text, std::size_t limit) {
   std::size_t words = 0;
-  const std::vector<TextLink> links = text_links(text);
+  const std::vector<TextLink> links = text_links(text);  // in order, apart
+  std::size_t next_link = 0;                             // the first not ended before here
   for_each_line(text, [&](std::string_view line, std::size_t offset) {
     if (is_forward_marker(trim_line(line))) return true;
     if (const std::optional<Label> label = label_of(line, false);
@@ -331,9 +347,8 @@ std::size_t own_words(std::string_view text) {
     std::size_t run = 0;
     for (std::size_t i = 0; i <= line.size(); ++i) {
       const std::size_t at = offset + i;
-      const bool in_link = std::any_of(links.begin(), links.end(), [&](const TextLink& l) {
-        return at >= l.start && at < l.end;
-      });
+      while (next_link < links.size() && links[next_link].end <= at) ++next_link;
+      const bool in_link = next_link < links.size() && at >= links[next_link].start;
       const unsigned char c = i < line.size() ? static_cast<unsigned char>(line[i]) : ' ';
       const bool letter = !in_link && (is_alpha(static_cast<char>(c)) || c >= 0x80);
       if (letter) {
@@ -343,7 +358,7 @@ std::size_t own_words(std::string_view text) {
         run = 0;
       }
     }
-    return true;
+    return words <= limit;
   });
   return words;
 }
@@ -547,15 +562,16 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_s
 
   // Little more than a link to another site. The sender of a forwarded
   // message is its own From line.
+  // Bulk mail that offers to unsubscribe is exempt: an image-only
+  // newsletter is shaped the same.
+  if (!email.find("List-Unsubscribe").empty()) return;
   std::string site(sender_site);
   std::size_t words = 0;
   for (const Shown& s : shown) {
     if (Forwarded fwd = find_forwarded(s.text); fwd.found) site = fwd.sender_domain;
-    words = std::max(words, own_words(s.text));
+    words = std::max(words, own_words(s.text, kLinkOnlyMaxWords));
   }
-  // Bulk mail that offers to unsubscribe is exempt: an image-only
-  // newsletter is shaped the same.
-  if (site.empty() || words > kLinkOnlyMaxWords || !email.find("List-Unsubscribe").empty()) return;
+  if (site.empty() || words > kLinkOnlyMaxWords) return;
   // The link hides behind a picture or a button: its host is not shown.
   for (const Shown& s : shown) {
     if (s.visible == nullptr) continue;
