@@ -552,18 +552,24 @@ TEST_CASE("PostgreSQL store") {
   }
 }
 
-TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share commits") {
-  // Group commit without a waiting window: one scan at a time must not pay
-  // a sleep per report, and writes queued together are all committed.
-  REQUIRE(init_crypto().ok());
+// A migrated SQLite store in a temporary directory with one user, and
+// reports of that user's to write (counted on 2030-01-02).
+struct ReportWriter {
   TempDir dir;
-  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
-  REQUIRE(opened.ok());
-  Store& store = **opened;
-  REQUIRE(store.migrate().ok());
-  auto user = create_user(store, "a@example.com", "A", "free", "password1");
-  REQUIRE(user.ok());
-  auto report = [&](int i) {
+  std::unique_ptr<Store> store;
+  Result<User> user = Status::internal("no user yet");
+
+  ReportWriter() {
+    REQUIRE(init_crypto().ok());
+    auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
+    REQUIRE(opened.ok());
+    store = std::move(opened).value();
+    REQUIRE(store->migrate().ok());
+    user = create_user(*store, "a@example.com", "A", "free", "password1");
+    REQUIRE(user.ok());
+  }
+
+  StoredReport report(int i) const {
     StoredReport r;
     r.public_id = "rpt_" + new_ulid();
     r.user_id = user->id;
@@ -573,7 +579,16 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
     r.report_json = "{\"n\":" + std::to_string(i) + "}";
     r.usage_day = "2030-01-02";
     return r;
-  };
+  }
+};
+
+TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share commits") {
+  // Group commit without a waiting window: one scan at a time must not pay
+  // a sleep per report, and writes queued together are all committed.
+  ReportWriter w;
+  Store& store = *w.store;
+  const auto& user = w.user;
+  auto report = [&](int i) { return w.report(i); };
   std::vector<double> millis;
   for (int i = 0; i < 21; ++i) {
     std::promise<Status> done;
@@ -621,25 +636,10 @@ TEST_CASE("SQLite store: a write waits for announced reports, never past the lim
   // is queued together with what was announced, so under load one commit
   // carries many reports. An announced report that never comes holds the
   // commit for a bounded time only.
-  REQUIRE(init_crypto().ok());
-  TempDir dir;
-  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
-  REQUIRE(opened.ok());
-  Store& store = **opened;
-  REQUIRE(store.migrate().ok());
-  auto user = create_user(store, "a@example.com", "A", "free", "password1");
-  REQUIRE(user.ok());
-  auto report = [&](int i) {
-    StoredReport r;
-    r.public_id = "rpt_" + new_ulid();
-    r.user_id = user->id;
-    r.kind = "text";
-    r.verdict = "safe";
-    r.created_at = iso8601_now();
-    r.report_json = "{\"n\":" + std::to_string(i) + "}";
-    r.usage_day = "2030-01-02";
-    return r;
-  };
+  ReportWriter w;
+  Store& store = *w.store;
+  const auto& user = w.user;
+  auto report = [&](int i) { return w.report(i); };
   using Clock = std::chrono::steady_clock;
   const auto millis = [](Clock::duration d) {
     return std::chrono::duration<double, std::milli>(d).count();
