@@ -72,7 +72,7 @@ void check_bounded(const Report& r) {
 
 std::string many_urls(std::size_t n) {
   std::string text;
-  char host[16];
+  char host[24];  // "h" and up to 16 hex digits
   for (std::size_t i = 0; i < n; ++i) {
     std::snprintf(host, sizeof host, "h%zx", i);
     text += "http://" + std::string(host) + ".top\n";
