@@ -20,7 +20,8 @@ constexpr std::string_view kLeadingPunct = "([{<\"'*";
 constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
 
 // Byte classes of kLeadingPunct (bit 0), kTrailingPunct (bit 1), is_space
-// (bit 2) and is_word_byte (bit 3): one look-up per byte of prose.
+// (bit 2), is_word_byte (bit 3), '@' (bit 4) and '.' or ':' (bit 5): one
+// look-up per byte of prose.
 constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
@@ -30,6 +31,9 @@ constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
     const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     if (alnum || c == '$' || c >= 0x80) t[c] |= 8;
   }
+  t['@'] |= 16;
+  t['.'] |= 32;
+  t[':'] |= 32;
   return t;
 }();
 bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
@@ -178,9 +182,13 @@ class ProseReader {
       const std::string_view chunk = n_.substr(s, e - s);
       const auto [os, oe] = norm_.to_original(s, e);
       chunk_readable_ = readable(norm_.original().substr(os, oe - os));
-      if (looks_like_address(chunk)) {
+      // An address needs an '@', a link a '.' or a ':' ("://", "www.", a
+      // dotted host): most chunks are words with neither, read once here.
+      std::uint8_t classes = 0;
+      for (const char c : chunk) classes |= kPunctClass[static_cast<unsigned char>(c)];
+      if ((classes & 16) != 0 && looks_like_address(chunk)) {
         token(kEmailToken, s, e);
-      } else if (looks_like_link(chunk)) {
+      } else if ((classes & 32) != 0 && looks_like_link(chunk)) {
         if (bare_name_without_tld(chunk)) chunk_readable_ = false;
         token(kUrlToken, s, e);
         add_link(n_, s, e, chunk_readable_ ? field_ : -1, spans_, out_);
