@@ -5,8 +5,8 @@
 # different lengths; the difference between the two runs divided by the
 # difference in analyze() calls leaves out what the first calls pay once
 # (compiling reverse programs, building DFA states). Instruction counts do
-# not move with the machine's load. Prints the functions with the most
-# instructions per SMS (inclusive, then self).
+# not move with the machine's load. Prints the malloc calls per SMS and the
+# functions with the most instructions per SMS (inclusive, then self).
 #
 # Usage: benchmarks/profile_warm.sh [--build DIR] [--top N] [--commit TEXT]
 #   --build DIR    build directory holding benchmarks/analyze_benchmark (default: build)
@@ -58,8 +58,9 @@ import collections, re, sys
 work, top = sys.argv[1], int(sys.argv[2])
 
 def calls(path):
-    # analyze() calls from outside analyze() (the benchmark's loop).
-    names, cur, cfn, n = {}, None, None, 0
+    # analyze() calls from outside analyze() (the benchmark's loop), and
+    # calls of malloc (operator new's among them).
+    names, cur, cfn, n, mallocs = {}, None, None, 0, 0
     for line in open(path):
         for pre in ("fn=", "cfn="):
             if line.startswith(pre):
@@ -73,7 +74,9 @@ def calls(path):
         if line.startswith("calls=") and cfn.startswith("scamcheck::internal::AnalyzerImpl::analyze(") \
                 and "AnalyzerImpl::analyze(" not in cur:
             n += int(line[6:].split()[0])
-    return n
+        if line.startswith("calls=") and cfn == "malloc":
+            mallocs += int(line[6:].split()[0])
+    return n, mallocs
 
 def table(path):
     d = {}
@@ -83,11 +86,12 @@ def table(path):
             d[m.group(2)] = int(m.group(1).replace(",", ""))
     return d
 
-short, long_ = calls(f"{work}/0.5.cg"), calls(f"{work}/2.5.cg")
+(short, m_short), (long_, m_long) = calls(f"{work}/0.5.cg"), calls(f"{work}/2.5.cg")
 n = long_ - short
 if short < 100 or n < 1000:
     sys.exit(f"profile_warm.sh: too few analyze() calls ({short}, {long_}) to tell warm from first-call cost")
 print(f"- analyze() calls: {short:,} and {long_:,}")
+print(f"- malloc calls per warm SMS: {(m_long - m_short) / n:.1f}")
 def name(k):
     lib = re.search(r"\[([^\]]*)\]\s*$", k)
     f = re.sub(r"\s*\[[^\]]*\]\s*$", "", k)
