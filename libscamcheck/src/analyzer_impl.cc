@@ -216,7 +216,7 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
     }
   }
 
-  report.id = "rpt_" + new_ulid();
+  report.id = new_ulid("rpt_");
   report.created_at = utc_now_iso8601();
   report.model_used = "heuristic-fallback";
   report.input_tokens =

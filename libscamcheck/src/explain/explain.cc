@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -31,9 +32,10 @@ class Emitted {
   using Entry = std::tuple<std::string_view, std::size_t, std::size_t, std::string_view>;
   bool insert(const Entry& e) {
     if (many_.empty()) {
-      if (std::find(few_.begin(), few_.end(), e) != few_.end()) return false;
-      if (few_.size() < kFew) {
-        few_.push_back(e);
+      const auto end = few_.begin() + static_cast<std::ptrdiff_t>(count_);
+      if (std::find(few_.begin(), end, e) != end) return false;
+      if (count_ < kFew) {
+        few_[count_++] = e;
         return true;
       }
       many_.insert(few_.begin(), few_.end());
@@ -43,7 +45,8 @@ class Emitted {
 
  private:
   static constexpr std::size_t kFew = 32;
-  std::vector<Entry> few_;
+  std::array<Entry, kFew> few_;  // in place: no allocation for the few
+  std::size_t count_ = 0;
   std::set<Entry> many_;
 };
 
@@ -56,10 +59,15 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   const int v = static_cast<int>(score.verdict);
   report.risk_text = catalog.risk_text[v];
 
-  std::vector<std::string_view> reasons;
-  std::vector<const std::string*> action_ids;  // in the glossary's entries
+  // Buffers reused from report to report on this thread.
+  thread_local std::vector<std::string_view> reasons;
+  thread_local std::vector<const std::string*> action_ids;  // in the glossary's entries
+  thread_local std::vector<std::string_view>
+      keys;  // keys with a signal so far (the glossary's at most)
+  reasons.clear();
+  action_ids.clear();
+  keys.clear();
   Emitted emitted;
-  std::vector<std::string_view> keys;  // keys with a signal so far (the glossary's at most)
   for (std::size_t i : score.ranked) {
     const Finding& f = findings[i];
     const GlossaryEntry* entry = texts.find(f.key);

@@ -459,6 +459,24 @@ std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lis
       continue;
     }
     std::size_t limit = std::min(n, i + kMaxLinkBytes);
+    // Most words are one label: ASCII host characters up to the text's end
+    // or a character that neither separates labels ('.', the start of a
+    // defang marker), nor starts an address ('@'), nor may continue a host
+    // (non-ASCII). scan_host would find one label there; skip the word.
+    {
+      const std::size_t bound = std::min(limit, i + kMaxHostBytes + 1);
+      std::size_t k = i;
+      while (k < bound && is_host_char_ascii(text[k])) ++k;
+      const char next = k < n ? text[k] : '\0';
+      const bool one_label =
+          k > i &&
+          (k == n || (k < bound && static_cast<unsigned char>(next) < 0x80 && next != '.' &&
+                      next != '[' && next != '(' && next != '{' && next != '@'));
+      if (one_label) {
+        i = std::max(k, i + cp_len);
+        continue;
+      }
+    }
     HostScan h = scan_host(text, i, limit);
     std::size_t run_end = h.end;
     if (h.end < n && text[h.end] == '@') {

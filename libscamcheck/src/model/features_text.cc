@@ -20,7 +20,8 @@ constexpr std::string_view kLeadingPunct = "([{<\"'*";
 constexpr std::string_view kTrailingPunct = ".,;:!?)]}>\"'*";
 
 // Byte classes of kLeadingPunct (bit 0), kTrailingPunct (bit 1), is_space
-// (bit 2) and is_word_byte (bit 3): one look-up per byte of prose.
+// (bit 2), is_word_byte (bit 3), '@' (bit 4) and '.' or ':' (bit 5): one
+// look-up per byte of prose.
 constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
   std::array<std::uint8_t, 256> t{};
   for (char c : kLeadingPunct) t[static_cast<unsigned char>(c)] |= 1;
@@ -30,6 +31,9 @@ constexpr std::array<std::uint8_t, 256> kPunctClass = [] {
     const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
     if (alnum || c == '$' || c >= 0x80) t[c] |= 8;
   }
+  t['@'] |= 16;
+  t['.'] |= 32;
+  t[':'] |= 32;
   return t;
 }();
 bool is_leading_punct(char c) { return (kPunctClass[static_cast<unsigned char>(c)] & 1) != 0; }
@@ -178,9 +182,13 @@ class ProseReader {
       const std::string_view chunk = n_.substr(s, e - s);
       const auto [os, oe] = norm_.to_original(s, e);
       chunk_readable_ = readable(norm_.original().substr(os, oe - os));
-      if (looks_like_address(chunk)) {
+      // An address needs an '@', a link a '.' or a ':' ("://", "www.", a
+      // dotted host): most chunks are words with neither, read once here.
+      std::uint8_t classes = 0;
+      for (const char c : chunk) classes |= kPunctClass[static_cast<unsigned char>(c)];
+      if ((classes & 16) != 0 && looks_like_address(chunk)) {
         token(kEmailToken, s, e);
-      } else if (looks_like_link(chunk)) {
+      } else if ((classes & 32) != 0 && looks_like_link(chunk)) {
         if (bare_name_without_tld(chunk)) chunk_readable_ = false;
         token(kUrlToken, s, e);
         add_link(n_, s, e, chunk_readable_ ? field_ : -1, spans_, out_);
@@ -207,7 +215,21 @@ class ProseReader {
     if (out_.word_tokens >= kMaxWordTokens) return;
     ++out_.word_tokens;
     const auto span = spans_(s, e);
-    const std::uint32_t w = hash_of(kWordNs, text);
+    // Three FNV-1a chains over the token's bytes in one loop (independent,
+    // so they overlap): the unigram, the bigram with the previous token
+    // (its chain already past that token and the separator), and the start
+    // of the next bigram. The same hashes as hash_of(kWordNs, text) and
+    // hash_of of the bigram's bytes, each byte read once.
+    std::uint32_t w = Fnv(kWordNs).h;
+    std::uint32_t pair = pair_prefix_;
+    std::uint32_t next = Fnv(kBigramNs).h;
+    for (char ch : text.substr(0, kMaxTokenBytes)) {
+      auto c = static_cast<unsigned char>(ch);
+      if (c >= '0' && c <= '9') c = '0';
+      w = (w ^ c) * 16777619u;
+      pair = (pair ^ c) * 16777619u;
+      next = (next ^ c) * 16777619u;
+    }
     // A word nobody can read counts, but without a place it is never quoted.
     const bool readable = chunk_readable_;
     const std::int32_t field = readable ? field_ : -1;
@@ -215,18 +237,14 @@ class ProseReader {
     if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field, span);
 
     if (has_prev_) {
-      Fnv f(kBigramNs);
-      f.add(prev_, true);
-      f.add(0x01);
-      f.add(text, true);
       const std::int32_t pair_field = readable && prev_readable_ ? field_ : -1;
-      push(out_, f.h, Group::kWord, pair_field, {prev_start_, span.second});
+      push(out_, pair, Group::kWord, pair_field, {prev_start_, span.second});
       if (out_.mail_words) {
-        push(out_, f.h * 16777619u ^ 0x6du, Group::kWord, pair_field, {prev_start_, span.second});
+        push(out_, pair * 16777619u ^ 0x6du, Group::kWord, pair_field, {prev_start_, span.second});
       }
     }
     prev_readable_ = readable;
-    prev_ = text;
+    pair_prefix_ = (next ^ 0x01u) * 16777619u;
     prev_start_ = span.first;
     has_prev_ = true;
   }
@@ -239,7 +257,8 @@ class ProseReader {
   bool has_prev_ = false;
   bool prev_readable_ = false;
   bool chunk_readable_ = true;
-  std::string_view prev_;
+  // FNV-1a of the bigram namespace, the previous token and 0x01.
+  std::uint32_t pair_prefix_ = 0;
   std::uint32_t prev_start_ = 0;
 };
 

@@ -3,6 +3,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -332,13 +334,19 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
   };
   const std::size_t n = t.size();
   for (std::size_t p = 0; p + kMinAtomBytes <= n; ++p) {
+    // The next four bytes in one load (little-endian: key4's order); where
+    // only three are left, those.
+    std::uint32_t k4 = 0;
+    if (p + 4 <= n) {
+      std::memcpy(&k4, t.data() + p, 4);
+      if constexpr (std::endian::native != std::endian::little) k4 = key4(t.data() + p);
+    }
     // Atoms of three bytes are their key; longer ones compare the rest.
-    const std::uint32_t k3 = key3(t.data() + p);
+    const std::uint32_t k3 = p + 4 <= n ? k4 & 0xFFFFFFu : key3(t.data() + p);
     if (by3_.may_hold(k3)) {
       for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a);
     }
     if (p + 4 > n) continue;
-    const std::uint32_t k4 = key4(t.data() + p);
     if (!by4_.may_hold(k4)) continue;
     for (const int* a = by4_.find(k4); a != nullptr && *a >= 0; ++a) {
       const std::string& atom = atoms_[static_cast<std::size_t>(*a)].text;

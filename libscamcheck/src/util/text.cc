@@ -2,6 +2,7 @@
 
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <ctime>
@@ -50,7 +51,7 @@ std::int64_t count_word_runs(std::string_view text) {
   return runs;
 }
 
-std::string new_ulid() {
+std::string new_ulid(std::string_view prefix) {
   static constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
   thread_local std::mt19937_64 rng{std::random_device{}()};
   const auto ms =
@@ -62,9 +63,11 @@ std::string new_ulid() {
   unsigned __int128 value = static_cast<unsigned __int128>(ms & 0xFFFFFFFFFFFFULL) << 80;
   value |= static_cast<unsigned __int128>(rng() & 0xFFFF) << 64;
   value |= rng();
-  std::string out(26, '0');
+  std::string out(prefix.size() + 26, '0');
+  out.replace(0, prefix.size(), prefix);
   for (int i = 25; i >= 0; --i) {
-    out[static_cast<std::size_t>(i)] = kCrockford[static_cast<unsigned>(value & 31)];
+    out[prefix.size() + static_cast<std::size_t>(i)] =
+        kCrockford[static_cast<unsigned>(value & 31)];
     value >>= 5;
   }
   return out;
@@ -101,14 +104,16 @@ std::string utc_now_iso8601() {
     put(17, tm.tm_sec, 2);
     cached_secs = secs;
   }
-  std::string out(cached.data(), 19);
+  // Written into one buffer: the string is allocated once.
+  std::array<char, 24> buf{};
+  std::copy_n(cached.data(), 19, buf.data());
   const int m = static_cast<int>(ms);
-  out += '.';
-  out += static_cast<char>('0' + m / 100);
-  out += static_cast<char>('0' + m / 10 % 10);
-  out += static_cast<char>('0' + m % 10);
-  out += 'Z';
-  return out;
+  buf[19] = '.';
+  buf[20] = static_cast<char>('0' + m / 100);
+  buf[21] = static_cast<char>('0' + m / 10 % 10);
+  buf[22] = static_cast<char>('0' + m % 10);
+  buf[23] = 'Z';
+  return std::string(buf.data(), buf.size());
 }
 
 }  // namespace scamcheck::internal

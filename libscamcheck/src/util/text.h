@@ -15,8 +15,9 @@ namespace scamcheck::internal {
 std::int64_t count_word_runs(std::string_view text);
 
 // A new ULID (26 Crockford base32 characters: 48-bit milliseconds since the
-// epoch, then 80 random bits), sortable by creation time.
-std::string new_ulid();
+// epoch, then 80 random bits), sortable by creation time, after `prefix`
+// (one allocation for both).
+std::string new_ulid(std::string_view prefix = {});
 
 // The current UTC time as ISO 8601 with milliseconds and "Z".
 std::string utc_now_iso8601();

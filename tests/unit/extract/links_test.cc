@@ -80,6 +80,23 @@ TEST_CASE("bare domains and www forms") {
   CHECK(spans("Go to paypal.com.Thanks") == V{"paypal.com"});
 }
 
+TEST_CASE("a word is passed over only where no second label can follow it") {
+  // Words of one label are skipped without the full host scan; whatever
+  // may continue a host after them still gets it.
+  CHECK(spans("Call example now").empty());
+  CHECK(spans("Call example").empty());
+  CHECK(spans("see example.com now") == std::vector<std::string>{"example.com"});
+  CHECK(spans("see example[.]com now") == std::vector<std::string>{"example[.]com"});
+  CHECK(spans("see example(.)com now") == std::vector<std::string>{"example(.)com"});
+  CHECK(spans("see example{.}com now") == std::vector<std::string>{"example{.}com"});
+  CHECK(spans("mail info@example.com now").empty());
+  CHECK(spans("see münchen.de now") == std::vector<std::string>{"münchen.de"});
+  CHECK(spans("see xn--mnchen-3ya.de/ok") == std::vector<std::string>{"xn--mnchen-3ya.de/ok"});
+  const std::string long_word(300, 'a');
+  CHECK(spans(long_word + ".com").empty());  // no host is that long
+  CHECK(spans("x " + long_word).empty());
+}
+
 TEST_CASE("things that are not links") {
   // Bare names need a real top-level domain ("example" is reserved).
   CHECK(spans("www.b.example and c.example/z") == V{});

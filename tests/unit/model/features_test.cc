@@ -155,6 +155,32 @@ TEST_CASE("a text's length and share of capitals are read without the URL scheme
   }
 }
 
+TEST_CASE("word uni- and bigrams hash as the hash of their bytes") {
+  // The reader hashes each token once for its unigram, its bigram with the
+  // token before and the start of the next bigram: the same hashes as FNV
+  // over the namespace and the token, and over the namespace, the first
+  // token, 0x01 and the second (each token's digits as 0, at most
+  // kMaxTokenBytes of it).
+  const std::string long_word(60, 'q');
+  const std::vector<std::string> words = {"call",    "08712300220", "now", "caf\xC3\xA9",
+                                          long_word, "$50",         "x"};
+  std::string text;
+  for (const std::string& w : words) text += w + " ";
+  const model::FeatureSet f = prose(text);
+  std::set<std::uint32_t> found;
+  for (const auto& h : f.hits) found.insert(h.hash);
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    INFO(words[i]);
+    CHECK(found.count(model::hash_of(model::kWordNs, words[i])) == 1);
+    if (i == 0) continue;
+    model::Fnv pair(model::kBigramNs);
+    pair.add(words[i - 1], true);
+    pair.add(0x01);
+    pair.add(words[i], true);
+    CHECK(found.count(pair.h) == 1);
+  }
+}
+
 TEST_CASE("every kind of white space separates words alike") {
   const auto hits = [](std::string_view text) {
     std::vector<std::tuple<std::uint32_t, std::int32_t, std::uint32_t, std::uint32_t>> out;

@@ -132,6 +132,26 @@ TEST_CASE("a set whose rules' literals are absent from the text does not run") {
   CHECK(out[0].key == "credential_request");
 }
 
+TEST_CASE("a rule's literal wakes it anywhere in the text, up to its last bytes") {
+  // Atoms are read four bytes at a time; the last three places of a text
+  // have fewer left.
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "prize", "pattern": "\\bwon\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\burgent\\b"}]})json"};
+  auto set = RuleSet::compile({text}, any_key);
+  REQUIRE(set.ok());
+  REQUIRE((*set)->set_count() == 1);
+  auto woken = [&](const char* t) { return (*set)->sets_woken(NormalizedText(t, true))->woken; };
+  for (const char* t : {"won", "you won", "won now", "urgent", "so urgent", "URGENT!"}) {
+    INFO(t);
+    CHECK(woken(t) == 1);
+  }
+  for (const char* t : {"wo", "wo n", "urgen", "you wo"}) {
+    INFO(t);
+    CHECK(woken(t) == 0);
+  }
+}
+
 TEST_CASE("a set woken by one or two of its rules leaves them to their own regexes") {
   // Four rules with literals, one file: one set.
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [

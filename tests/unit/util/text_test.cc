@@ -27,6 +27,14 @@ TEST_CASE("ULIDs are 26 Crockford base32 characters and unique") {
   CHECK(seen.size() == 1000);
 }
 
+TEST_CASE("a ULID after a prefix is the prefix and 26 Crockford base32 characters") {
+  const std::string id = new_ulid("rpt_");
+  REQUIRE(id.size() == 30);
+  CHECK(id.substr(0, 4) == "rpt_");
+  CHECK(id.find_first_not_of("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 4) == std::string::npos);
+  CHECK(new_ulid("rpt_").substr(4, 10) >= id.substr(4, 10));  // the time comes first
+}
+
 TEST_CASE("timestamps are ISO 8601 UTC") {
   std::string t = utc_now_iso8601();
   CHECK(t.size() == 24);
