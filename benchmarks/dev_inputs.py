@@ -2,14 +2,15 @@
 """JSON lines for `scamcheck --jsonl` from the corpora's dev split.
 
   dev_inputs.py --kind sms|email --corpus-dir DIR --out FILE
-                [--count N | --rounds N | --every N] [--fixtures DIR]
+                [--count N | [--every N] [--rounds N]] [--fixtures DIR]
 
   sms    the text records of DIR/sms_*/dev.jsonl
   email  the e-mail records of DIR/*/dev.jsonl (raw bytes; base64 when not
          UTF-8), else the .eml files of --fixtures (tests/fixtures/email)
 
 --count N cycles the messages to N lines, --rounds N reads each N times,
---every N keeps one message in N (default: each message once).
+--every N keeps one message in N (default: each message once); --every and
+--rounds go together (one in N, each read R times: warm beside cold).
 Prints one line describing the input ("N lines, B bytes, from ...").
 """
 
@@ -57,16 +58,20 @@ def main():
     p.add_argument("--corpus-dir", required=True)
     p.add_argument("--fixtures")
     p.add_argument("--out", required=True)
-    how = p.add_mutually_exclusive_group()
-    how.add_argument("--count", type=int)
-    how.add_argument("--rounds", type=int)
-    how.add_argument("--every", type=int)
+    p.add_argument("--count", type=int)
+    p.add_argument("--rounds", type=int)
+    p.add_argument("--every", type=int)
     a = p.parse_args()
+    if a.count and (a.rounds or a.every):
+        p.error("--count goes with neither --rounds nor --every")
     messages, source = pool(a.kind, a.corpus_dir, a.fixtures)
     if not messages:
         sys.exit(f"dev_inputs.py: no {a.kind} messages in {source}")
     if a.count:
         chosen, how = [messages[i % len(messages)] for i in range(a.count)], "cycled"
+    elif a.every and a.rounds:
+        chosen = messages[::a.every] * a.rounds
+        how = f"one in {a.every}, each {a.rounds} times"
     elif a.rounds:
         chosen, how = messages * a.rounds, f"each {a.rounds} times"
     elif a.every:

@@ -8,7 +8,9 @@
 #   sms    the text records of the SMS corpora's dev split, each read
 #          --rounds times (the first round pays for what a new text costs the
 #          first time, the others are what a running server sees)
-#   email  every 3rd e-mail record of the corpora's dev split
+#   email  every 3rd e-mail record of the corpora's dev split (with --rounds,
+#          each read that many times: what a mail costs again, its rule
+#          sets' DFA states built the first time)
 #   --input FILE instead: the JSON lines of FILE as they are (e.g. the
 #          1.3 MB DOCX that `cost_growth.sh --keep-inputs DIR` writes)
 #
@@ -16,7 +18,7 @@
 #            [--build DIR] [--corpus-dir DIR] [--rounds N] [--top N] [--keep FILE]
 #   --build DIR       build directory holding adapters/cli/scamcheck (default: build)
 #   --corpus-dir DIR  corpora (default $SCAMCHECK_CORPUS_DIR or ../shared/corpus)
-#   --rounds N        sms: times each SMS is read (default 3)
+#   --rounds N        times each message is read (default: sms 3, email 1)
 #   --top N           functions listed (default 40)
 #   --keep FILE       also keep the callgrind output file there
 # Needs valgrind and python3. A few minutes.
@@ -28,7 +30,7 @@ build="$repo/build"
 corpus_dir=${SCAMCHECK_CORPUS_DIR:-$repo/../shared/corpus}
 kind=
 input_file=
-rounds=3
+rounds=
 top=40
 keep=
 
@@ -50,8 +52,8 @@ if [[ -n $input_file ]]; then
   kind=input; unit=input
 else
   case $kind in
-    sms) select=(--rounds "$rounds"); unit=SMS ;;
-    email) select=(--every 3); unit=mail ;;
+    sms) select=(--rounds "${rounds:-3}"); unit=SMS ;;
+    email) select=(--every 3); [[ -n $rounds ]] && select+=(--rounds "$rounds"); unit=mail ;;
     *) echo "profile_analyze.sh: --kind sms, --kind email or --input FILE is required" >&2; exit 64 ;;
   esac
 fi

@@ -66,9 +66,9 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
                      Findings& findings, Report& report) const override;
   void detect_link(std::string_view text, const LinkMatch& link, std::string_view sender_site,
                    Findings& findings, Report& report) const override;
-  // detect_text() of `normalized.original()`, normalized for the rules.
   Status detect_normalized(const NormalizedText& normalized, std::string_view location,
-                           std::string_view sender_site, Findings& findings, Report& report) const;
+                           std::string_view sender_site, Findings& findings,
+                           Report& report) const override;
 
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;

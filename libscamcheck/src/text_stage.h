@@ -13,6 +13,7 @@
 
 #include "detect/finding.h"
 #include "extract/links.h"
+#include "normalize/normalize.h"
 #include "scamcheck/report.h"
 #include "scamcheck/status.h"
 
@@ -27,6 +28,14 @@ class TextStage {
   virtual Status detect_text(std::string_view text, std::string_view location,
                              std::string_view sender_site, Findings& findings,
                              Report& report) const = 0;
+
+  // detect_text() of `normalized.original()`, already normalized for the
+  // rules (NormalizedText(text, /*underscores_as_spaces=*/true)): a caller
+  // that keeps the normalization (an e-mail's parts, for the model's
+  // features) does not pay for it twice.
+  virtual Status detect_normalized(const NormalizedText& normalized, std::string_view location,
+                                   std::string_view sender_site, Findings& findings,
+                                   Report& report) const = 0;
 
   // The URL analysis of one link of `text`: its findings (location left to
   // the caller) and its entry in report.urls.

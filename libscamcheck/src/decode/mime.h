@@ -14,7 +14,8 @@
 
 namespace scamcheck::internal {
 
-struct VisibleText;  // email/email_checks.h
+struct VisibleText;    // email/email_checks.h
+class NormalizedText;  // normalize/normalize.h
 
 struct EmailHeader {
   std::string name;    // as written, e.g. "From", "Reply-To"
@@ -46,6 +47,10 @@ struct EmailPart {
   // an analysis (the detector's) so that the model's features do not parse
   // the same HTML again; null until then.
   mutable std::shared_ptr<const VisibleText> visible;
+  // kText: the rules' normalization of `text`; kHtml: of what the part
+  // shows (visible->text). Kept by the detector for the model's prose
+  // features (which use it when it spaced no underscore); null until then.
+  mutable std::shared_ptr<const NormalizedText> normalized;
 };
 
 struct ParsedEmail {

@@ -7,6 +7,7 @@
 
 #include "email/bulk_mail.h"
 #include "email/relayed_mail.h"
+#include "normalize/normalize.h"
 #include "util/ascii.h"
 #include "util/text.h"
 
@@ -132,7 +133,10 @@ std::string_view EmailDetector::detect_html(const EmailPart& part, std::string_v
   // The text stages read what a person sees; their spans map back to the
   // HTML source, which is what evidence of location body:html quotes.
   const std::size_t first = findings.size();
-  (void)text.detect_text(visible.text, part.location, sender_site, findings, report);
+  auto normalized = std::make_shared<const NormalizedText>(visible.text,
+                                                           /*underscores_as_spaces=*/true);
+  part.normalized = normalized;  // for the model's features
+  (void)text.detect_normalized(*normalized, part.location, sender_site, findings, report);
   for (std::size_t i = first; i < findings.size(); ++i) {
     Finding& f = findings[i];
     if (f.end <= f.start || f.end > visible.text.size()) {
@@ -176,7 +180,10 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     if (part.type == EmailPart::Type::kText) {
       text_chars += count_non_space(part.text);
       const std::size_t first = findings.size();
-      Status s = text.detect_text(part.text, part.location, sender_site, findings, report);
+      auto normalized = std::make_shared<const NormalizedText>(part.text,
+                                                               /*underscores_as_spaces=*/true);
+      part.normalized = normalized;  // for the model's features
+      Status s = text.detect_normalized(*normalized, part.location, sender_site, findings, report);
       if (!s.ok()) return s;
       if (answers) {
         const std::vector<std::pair<std::size_t, std::size_t>> quoted =

@@ -294,9 +294,13 @@ void add_mail_structure(const ParsedEmail& email, const std::vector<std::string>
 // and links are read without the recipients' addresses (blank_recipients).
 void add_email_parts(const ParsedEmail& email, const HtmlChecker& html,
                      const std::vector<std::string>& recipients, FeatureSet& out) {
-  auto prose = [&](std::string_view text, std::int32_t field, SpanMap map = {}) {
+  // `normalized`: the detector's normalization of `text`, if it kept one
+  // (add_prose uses it only for the very text it reads).
+  auto prose = [&](std::string_view text, std::int32_t field, SpanMap map = {},
+                   const NormalizedText* normalized = nullptr) {
     const std::optional<std::string> blanked = blank_recipients(text, recipients);
-    add_prose(blanked ? std::string_view(*blanked) : text, field, out, map);
+    add_prose(blanked ? std::string_view(*blanked) : text, field, out, map,
+              blanked ? nullptr : normalized);
   };
   add_headers(email, out);
   for (const EmailHeader* subject : email.find("Subject")) {
@@ -307,7 +311,7 @@ void add_email_parts(const ParsedEmail& email, const HtmlChecker& html,
   }
   for (const EmailPart& part : email.parts) {
     if (part.type == EmailPart::Type::kText) {
-      prose(part.text, out.add_location(part.location));
+      prose(part.text, out.add_location(part.location), {}, part.normalized.get());
     } else if (part.type == EmailPart::Type::kHtml) {
       // What the detector's HTML check found the part to show, else parsed here.
       std::shared_ptr<const VisibleText> shown = part.visible;
@@ -320,7 +324,9 @@ void add_email_parts(const ParsedEmail& email, const HtmlChecker& html,
       const VisibleText& visible = *shown;
       const std::int32_t field = out.add_location(part.location);
       if (!visible.text.empty()) {
-        prose(visible.text, field, SpanMap{visible.source_start.data(), visible.source_end.data()});
+        // The detector's normalization only if it is of this very text.
+        prose(visible.text, field, SpanMap{visible.source_start.data(), visible.source_end.data()},
+              part.visible == shown ? part.normalized.get() : nullptr);
       }
       std::size_t links = 0;
       for (const VisibleText::Link& l : visible.links) {

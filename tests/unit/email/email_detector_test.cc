@@ -7,6 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "email/email_checks.h"
+#include "normalize/normalize.h"
+
 using namespace scamcheck;
 using namespace scamcheck::internal;
 
@@ -25,6 +28,11 @@ class FakeTextStage final : public TextStage {
       findings.push_back(Finding::at("urgency", at, at + 5, std::string(location)));
     }
     return {};
+  }
+  Status detect_normalized(const NormalizedText& normalized, std::string_view location,
+                           std::string_view sender_site, Findings& findings,
+                           Report& report) const override {
+    return detect_text(normalized.original(), location, sender_site, findings, report);
   }
   void detect_link(std::string_view, const LinkMatch&, std::string_view, Findings&,
                    Report&) const override {}
@@ -90,6 +98,38 @@ TEST_CASE("lines quoted in a reply weigh less, only in a reply") {
   REQUIRE_FALSE(in_reply.empty());
   CHECK(in_reply[0] == in_plain[0]);
   CHECK((in_reply.size() == 1 || in_reply[1] < in_reply[0]));
+}
+
+TEST_CASE("each text and HTML part keeps the rules' normalization of what it shows") {
+  // The model's prose features read it instead of normalizing again.
+  auto email = parse_email(
+      "From: a@example.org\r\nSubject: hi\r\nMIME-Version: 1.0\r\n"
+      "Content-Type: multipart/alternative; boundary=b\r\n\r\n"
+      "--b\r\nContent-Type: text/plain\r\n\r\nYou_have ALARM\r\n"
+      "--b\r\nContent-Type: text/html\r\n\r\n<p>Sh&ouml;wn <b>ALARM</b></p>\r\n--b--\r\n");
+  REQUIRE(email.ok());
+  FakeTextStage stage;
+  Findings findings;
+  Report report;
+  REQUIRE(detector().detect(*email, stage, findings, report).ok());
+  REQUIRE(email->parts.size() == 2);
+  const EmailPart& text = email->parts[0];
+  const EmailPart& html = email->parts[1];
+  REQUIRE(text.type == EmailPart::Type::kText);
+  REQUIRE(html.type == EmailPart::Type::kHtml);
+  REQUIRE(text.normalized != nullptr);
+  CHECK(text.normalized->original().data() == text.text.data());
+  CHECK(text.normalized->original().size() == text.text.size());
+  CHECK(text.normalized->text() ==
+        NormalizedText(text.text, /*underscores_as_spaces=*/true).text());
+  CHECK(text.normalized->spaced_underscores());  // "You_have": the model normalizes its own
+  REQUIRE(html.visible != nullptr);
+  REQUIRE(html.normalized != nullptr);
+  CHECK(html.normalized->original().data() == html.visible->text.data());
+  CHECK(html.normalized->original().size() == html.visible->text.size());
+  CHECK(html.normalized->text() ==
+        NormalizedText(html.visible->text, /*underscores_as_spaces=*/true).text());
+  CHECK_FALSE(html.normalized->spaced_underscores());
 }
 
 TEST_CASE("input tokens of a mail are the word runs of its decoded texts") {

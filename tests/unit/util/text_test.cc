@@ -3,8 +3,11 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <cstdint>
 #include <ctime>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace scamcheck::internal;
 
@@ -14,6 +17,49 @@ TEST_CASE("input tokens are maximal runs of letters and digits") {
   CHECK(count_word_runs("call 0800-123 now") == 4);
   CHECK(count_word_runs("Grüße aus München") == 3);
   CHECK(count_word_runs("   ...  ") == 0);
+}
+
+TEST_CASE("word runs are counted alike however the ASCII falls into 8-byte chunks") {
+  // Runs crossing chunk boundaries, every ASCII byte class, and UTF-8 words
+  // and separators between ASCII stretches, against a count byte by byte.
+  auto by_byte = [](const std::string& t) {
+    std::int64_t runs = 0;
+    bool in_run = false;
+    for (std::size_t i = 0; i < t.size();) {
+      const auto c = static_cast<unsigned char>(t[i]);
+      bool word = std::isalnum(c) != 0;
+      std::size_t len = 1;
+      if (c >= 0x80) {
+        len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        // The pieces below: "ü" and "é" are letters, the rest are not.
+        const std::string cp = t.substr(i, len);
+        word = cp == "\xC3\xBC" || cp == "\xC3\xA9";
+      }
+      runs += word && !in_run;
+      in_run = word;
+      i += len;
+    }
+    return runs;
+  };
+  const std::vector<std::string> pieces = {
+      "a",       "Z",  "0",  "9",  " ",        "@",        "[",
+      "`",       "{",  "_",  "/",  ":",        "\x7F",     "\t",
+      "\n",      "ab", "x1", "Q ", "\xC3\xBC", "\xC3\xA9", "\xE2\x80\x94",
+      "\xC2\xA0"};
+  std::uint32_t seed = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    std::string t;
+    const int n = static_cast<int>(seed % 40);
+    for (int i = 0; i < n; ++i) {
+      seed = seed * 1664525u + 1013904223u;
+      t += pieces[(seed >> 16) % pieces.size()];
+    }
+    seed = seed * 1664525u + 1013904223u;
+    INFO(t);
+    CHECK(count_word_runs(t) == by_byte(t));
+  }
+  CHECK(count_word_runs("abcdefgh ijklmnop") == 2);  // a run ending on a chunk's last byte
+  CHECK(count_word_runs("abcdefghijklmnopq") == 1);  // one run over three chunks
 }
 
 TEST_CASE("ULIDs are 26 Crockford base32 characters and unique") {
