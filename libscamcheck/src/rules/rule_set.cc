@@ -3,8 +3,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -44,6 +46,24 @@ std::uint32_t key4(const char* s) {
 }
 std::uint32_t mix(std::uint32_t key) { return key * 2654435761u; }
 
+// Runs fn(i) for every i < n, on this thread and up to three more: the
+// rules' regexes, prefilters and sets compile independently, and compiling
+// them is nearly all of Analyzer::create (~0.25 s on one core).
+template <class Fn>
+void for_each_index(std::size_t n, const Fn& fn) {
+  if (n == 0) return;
+  const std::size_t helpers =
+      std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 4, n}) - 1;
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
+  };
+  std::vector<std::jthread> threads;
+  threads.reserve(helpers);
+  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  work();
+}
+
 // "No match" and "could not check" differ: never report the latter as safe.
 Status set_failed(RE2::Set::ErrorKind kind) {
   return Status::internal("rule set match failed (RE2 error " +
@@ -76,15 +96,17 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
 Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key) {
   auto set = std::make_unique<RuleSet>();
-  std::string problems;
-  std::vector<std::string> patterns;  // of set->rules_
-  std::vector<std::size_t> file_of;   // of set->rules_
+  // In file order; a rule's "bad pattern" is filled in once the patterns
+  // have compiled (on several threads), in its place among the others.
+  std::vector<std::string> problems;
+  std::vector<std::size_t> pattern_problem;  // of set->rules_: its slot in problems
+  std::vector<std::string> patterns;         // of set->rules_
+  std::vector<std::size_t> file_of;          // of set->rules_
   std::unordered_set<std::string> ids;
   for (const RuleFile& file : files) {
     const std::string& name = file.name;
     auto problem = [&](const std::string& id, const std::string& what) {
-      if (!problems.empty()) problems += "; ";
-      problems += name + " rule '" + id + "': " + what;
+      problems.push_back(name + " rule '" + id + "': " + what);
     };
     simdjson::dom::parser parser;
     simdjson::dom::element doc;
@@ -133,21 +155,33 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       if (!known_key(rule.key)) problem(rule.id, "key '" + rule.key + "' is not in the glossary");
       if (pattern.empty()) problem(rule.id, "missing pattern");
       if (weight < 0) problem(rule.id, "negative weight");
-      // The rule's RE2 lives in its prefilter (one compilation serves both).
-      rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
-      int regex_id = 0;
-      if (rule.filter->Add(pattern, rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
-        const RE2 bad(pattern, rule_options(kRuleMaxMemBytes));  // for the message
-        problem(rule.id, "bad pattern: " + bad.error());
-        continue;
-      }
-      rule.regex = &rule.filter->GetRE2(regex_id);
+      pattern_problem.push_back(problems.size());
+      problems.emplace_back();
       patterns.push_back(pattern);
       set->rules_.push_back(std::move(rule));
       file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
   }
-  if (!problems.empty()) return Status::invalid_argument(problems);
+  // The rule's RE2 lives in its prefilter (one compilation serves both).
+  for_each_index(set->rules_.size(), [&](std::size_t r) {
+    Rule& rule = set->rules_[r];
+    rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
+    int regex_id = 0;
+    if (rule.filter->Add(patterns[r], rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
+      const RE2 bad(patterns[r], rule_options(kRuleMaxMemBytes));  // for the message
+      problems[pattern_problem[r]] =
+          files[file_of[r]].name + " rule '" + rule.id + "': bad pattern: " + bad.error();
+      return;
+    }
+    rule.regex = &rule.filter->GetRE2(regex_id);
+  });
+  std::string problem_list;
+  for (const std::string& problem : problems) {
+    if (problem.empty()) continue;
+    if (!problem_list.empty()) problem_list += "; ";
+    problem_list += problem;
+  }
+  if (!problem_list.empty()) return Status::invalid_argument(problem_list);
   if (Status s = set->build(patterns, file_of); !s.ok()) {
     return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
@@ -165,14 +199,13 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // cover's atoms present too: where the rule needs two things ("your" and
   // "password"), a text must hold one atom of each.
   std::vector<std::vector<std::string>> covers(rules_.size()), seconds(rules_.size());
-  std::vector<int> present, passed, order;
-  for (std::size_t r = 0; r < rules_.size(); ++r) {
+  for_each_index(rules_.size(), [&](std::size_t r) {
     re2::FilteredRE2& filter = *rules_[r].filter;
     std::vector<std::string> atoms;
     filter.Compile(&atoms);
-    present.clear();
+    std::vector<int> present, passed, order;
     filter.AllPotentials(present, &passed);
-    if (atoms.empty() || !passed.empty()) continue;  // passes with no atom
+    if (atoms.empty() || !passed.empty()) return;  // passes with no atom
     order.resize(atoms.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
@@ -209,7 +242,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       if (first[i]) covers[r].push_back(atoms[i]);
       if (second[i]) seconds[r].push_back(atoms[i]);
     }
-  }
+  });
   // Sets: the rules that always run first, then each file's covered rules
   // (a language's rules together, so that a text in none of a file's
   // languages skips its sets), kRulesPerSet at most per set. Within a
@@ -221,14 +254,14 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     for (const std::string& atom : covers[r]) shortest = std::min(shortest, atom.size());
     return shortest;
   };
-  order.resize(rules_.size());
+  std::vector<int> order(rules_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
     const auto a = static_cast<std::size_t>(x), b = static_cast<std::size_t>(y);
     if (file_of[a] != file_of[b]) return file_of[a] < file_of[b];
     return shortest_atom(a) < shortest_atom(b);
   });
-  auto add_sets = [&](bool covered) -> Status {
+  auto add_sets = [&](bool covered) {
     std::size_t k = 0;
     while (k < order.size()) {
       const std::size_t file = file_of[static_cast<std::size_t>(order[k])];
@@ -241,23 +274,29 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
         if (group.rules.size() == (covered ? kRulesPerSet : kAlwaysRulesPerSet)) break;
         group.rules.push_back(static_cast<int>(i));
       }
-      if (group.rules.empty()) continue;
-      group.set = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
-      for (int r : group.rules) {
-        if (group.set->Add(patterns[static_cast<std::size_t>(r)], nullptr) < 0) {
-          return Status::invalid_argument("rule '" + rules_[static_cast<std::size_t>(r)].id +
-                                          "': bad pattern for a set");
-        }
-      }
-      if (!group.set->Compile()) {
-        return Status::resource_exhausted("rules exceed the RE2 set memory budget");
-      }
-      groups_.push_back(std::move(group));
+      if (!group.rules.empty()) groups_.push_back(std::move(group));
     }
-    return {};
   };
-  if (Status s = add_sets(false); !s.ok()) return s;
-  if (Status s = add_sets(true); !s.ok()) return s;
+  add_sets(false);
+  add_sets(true);
+  std::vector<Status> set_status(groups_.size());
+  for_each_index(groups_.size(), [&](std::size_t g) {
+    Group& group = groups_[g];
+    group.set = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
+    for (int r : group.rules) {
+      if (group.set->Add(patterns[static_cast<std::size_t>(r)], nullptr) < 0) {
+        set_status[g] = Status::invalid_argument("rule '" + rules_[static_cast<std::size_t>(r)].id +
+                                                 "': bad pattern for a set");
+        return;
+      }
+    }
+    if (!group.set->Compile()) {
+      set_status[g] = Status::resource_exhausted("rules exceed the RE2 set memory budget");
+    }
+  });
+  for (const Status& s : set_status) {
+    if (!s.ok()) return s;
+  }
   // Every cover's atom, found by its first three bytes.
   std::unordered_map<std::string, std::size_t> atom_ids;
   std::vector<std::pair<std::uint32_t, int>> by3, by4;

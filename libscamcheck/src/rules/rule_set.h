@@ -28,7 +28,8 @@
 // benchmarks/README.md, "Text rules: sets that sleep"). A set woken by
 // only one or two of its rules does not run either: those rules' own
 // regexes do, which they need for the evidence anyway. The cost: the
-// covers are computed when the rules load, in Analyzer::create.
+// covers are computed when the rules load, in Analyzer::create, which
+// compiles the rules, their prefilters and the sets on up to four threads.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 

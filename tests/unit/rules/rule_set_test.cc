@@ -52,6 +52,29 @@ TEST_CASE("every problem of a bad rule file is reported at once") {
   CHECK(msg.find("rule 'b': missing pattern") != std::string::npos);
 }
 
+TEST_CASE("problems come in file order although the patterns compile on several threads") {
+  std::string json = R"json({"version": 1, "rules": [)json";
+  for (int i = 0; i < 40; ++i) {
+    if (i) json += ",";
+    json += i % 2 ? R"json({"id": "r)json" + std::to_string(i) +
+                        R"json(", "key": "nope", "pattern": "x"})json"
+                  : R"json({"id": "r)json" + std::to_string(i) +
+                        R"json(", "key": "credential_request", "pattern": "(x"})json";
+  }
+  json += "]}";
+  auto set = RuleSet::compile(json, "many.json", [](std::string_view k) { return k != "nope"; });
+  REQUIRE_FALSE(set.ok());
+  const std::string& msg = set.status().message();
+  std::size_t last = 0;
+  for (int i = 0; i < 40; ++i) {
+    const std::string what = i % 2 ? "key 'nope' is not in the glossary" : "bad pattern";
+    const std::size_t at = msg.find("many.json rule 'r" + std::to_string(i) + "': " + what);
+    REQUIRE(at != std::string::npos);
+    CHECK(at >= last);
+    last = at;
+  }
+}
+
 TEST_CASE("a file without version 1 is rejected") {
   CHECK_FALSE(RuleSet::compile(R"json({"rules": []})json", "x.json", any_key).ok());
   CHECK_FALSE(RuleSet::compile("not json", "x.json", any_key).ok());
