@@ -23,7 +23,7 @@ inline constexpr std::size_t kMaxFileContentBytes = std::size_t{10} << 20;
 
 // Most bytes of a document's text that the checks read: what a reader sees
 // first (64 KiB, as much as a text may have). A PDF's later pages are not
-// read, a DOCX's XML only as far as its first 2 MiB; the text is cut at the
+// read, a DOCX's XML only as far as its first 1 MiB; the text is cut at the
 // last space or line break before the limit, the DOCX's link targets follow
 // it, and the Report says so with `truncated`.
 inline constexpr std::size_t kMaxDocumentTextBytes = 65536;

@@ -31,7 +31,7 @@ constexpr std::size_t kMaxLinks = 200;
 // than the text the checks read (DecodeLimits::max_text_bytes) in any
 // ordinary document; inflating and parsing the rest of a 20 MiB part
 // would cost far more than the checks themselves.
-constexpr std::size_t kMaxXmlPrefixBytes = std::size_t{2} << 20;
+constexpr std::size_t kMaxXmlPrefixBytes = std::size_t{1} << 20;
 
 Status too_large(std::size_t limit) {
   return Status::out_of_range("the DOCX inflates to more than " + std::to_string(limit) +

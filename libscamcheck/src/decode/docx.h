@@ -14,7 +14,7 @@ namespace scamcheck::internal {
 
 // The document's text, one line per paragraph, followed by the target of
 // each external hyperlink (what a click opens, which the visible text need
-// not show) on a line of its own. Only the first 2 MiB of document.xml are
+// not show) on a line of its own. Only the first 1 MiB of document.xml are
 // inflated and parsed, and the text is cut to limits.max_text_bytes
 // (document.h); a document cut so gives the targets of all its hyperlinks
 // (at most 200), not only of those in the text kept. kInvalidArgument for
