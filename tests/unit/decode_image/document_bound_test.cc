@@ -81,6 +81,48 @@ std::string docx_of(const std::vector<std::string>& paragraphs, const std::strin
   return zip_of({{"word/document.xml", document}, {"word/_rels/document.xml.rels", rels}});
 }
 
+// A PDF of one page per element of `pages`, each page's text in lines of
+// at most 1,900 characters (uncompressed content streams, Helvetica).
+std::string pdf_of(const std::vector<std::string>& pages) {
+  std::vector<std::string> objects{"<< /Type /Catalog /Pages 2 0 R >>", "",
+                                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
+  std::string kids;
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    kids += std::to_string(4 + 2 * i) + " 0 R ";
+    std::string stream;
+    double y = 780;
+    for (std::size_t at = 0; at < pages[i].size(); at += 1900) {
+      stream += "BT /F1 0.35 Tf 20 " + std::to_string(y) + " Td (" + pages[i].substr(at, 1900) +
+                ") Tj ET\n";
+      y -= 7.5;
+    }
+    objects.push_back(
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+        "<< /F1 3 0 R >> >> /Contents " +
+        std::to_string(5 + 2 * i) + " 0 R >>");
+    objects.push_back("<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream +
+                      "\nendstream");
+  }
+  objects[1] =
+      "<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>";
+  std::string out = "%PDF-1.4\n";
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    offsets.push_back(out.size());
+    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
+  }
+  const std::size_t xref = out.size();
+  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
+  for (std::size_t o : offsets) {
+    char line[32];
+    std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
+    out += line;
+  }
+  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
+         " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
+  return out;
+}
+
 bool has_url(const Report& r, std::string_view host) {
   for (const auto& u : r.urls) {
     if (u.host == host) return true;
@@ -143,6 +185,27 @@ TEST_CASE("a document's text within the cap is read whole, not marked") {
   CHECK(r->extracted_text->find("parcel-late") != std::string::npos);
   CHECK(has_url(*r, "parcel-late.example.top"));
   CHECK(has_url(*r, "form.example.top"));
+}
+
+TEST_CASE("a PDF's pages after the one that reaches the cap are not read") {
+  std::string page = "Verify your password at http://secure-login.example-bank.xyz/login now.";
+  while (page.size() < kMaxDocumentTextBytes / 3) page += std::string(" ") + kHam;
+  auto r = analyzer().analyze(
+      pdf_of({page, page, page, page, "Confirm at https://parcel-late.example.top/track"}),
+      Kind::kDocument, "en");
+  REQUIRE_MESSAGE(r.ok(), r.status().to_string());
+  CHECK(r->truncated);
+  REQUIRE(r->extracted_text.has_value());
+  CHECK(r->extracted_text->starts_with("Verify your password"));
+  CHECK(r->extracted_text->find("parcel-late") == std::string::npos);
+  CHECK(has_url(*r, "secure-login.example-bank.xyz"));
+  CHECK_FALSE(has_url(*r, "parcel-late.example.top"));
+
+  auto whole = analyzer().analyze(
+      pdf_of({kHam, "Confirm at https://parcel-late.example.top/track"}), Kind::kDocument, "en");
+  REQUIRE_MESSAGE(whole.ok(), whole.status().to_string());
+  CHECK_FALSE(whole->truncated);
+  CHECK(has_url(*whole, "parcel-late.example.top"));
 }
 
 TEST_CASE("cut_document_text cuts at a blank before the limit, else at a character") {
