@@ -175,7 +175,12 @@ Result<DocumentText> read_docx_text(std::string_view bytes, const DecodeLimits& 
   zip.reset();
 
   // A prefix of the XML ends inside an element: pugixml keeps the tree
-  // parsed up to there, which is all the text the prefix holds.
+  // parsed up to there, which is all the text the prefix holds. Cut before
+  // its last tag, so that no text node ends inside a UTF-8 character.
+  if (xml_cut) {
+    const std::size_t last_tag = xml.rfind('<');
+    if (last_tag != std::string::npos) xml.resize(last_tag);
+  }
   pugi::xml_document doc;
   if (!doc.load_buffer(xml.data(), xml.size(), kXmlParse) && !xml_cut) {
     return Status::invalid_argument("the DOCX's document.xml is not well-formed XML");

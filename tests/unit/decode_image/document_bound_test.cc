@@ -208,6 +208,30 @@ TEST_CASE("a PDF's pages after the one that reaches the cap are not read") {
   CHECK(has_url(*whole, "parcel-late.example.top"));
 }
 
+TEST_CASE("a DOCX over 1 MiB of XML is read from its first MiB, its text whole characters") {
+  const std::string greeting =
+      "Gr\xC3\xBC\xC3\x9F"
+      "e aus M\xC3\xBCnchen, bis Donnerstag.";
+  // Each paragraph mostly markup (a run's properties), so that the text
+  // of the first MiB is read to its end.
+  const std::string paragraph = greeting + "</w:t></w:r><w:r><w:rPr><w:lang w:val=\"" +
+                                std::string(900, 'x') +
+                                "\"/></w:rPr><w:t xml:space=\"preserve\"> " + greeting;
+  std::vector<std::string> paragraphs;
+  std::size_t xml = 0;
+  while (xml < (std::size_t{3} << 19)) {  // 1.5 MiB
+    paragraphs.push_back(paragraph);
+    xml += paragraph.size() + 60;
+  }
+  auto r =
+      analyzer().analyze(docx_of(paragraphs, "http://form.example.top/f"), Kind::kDocument, "de");
+  REQUIRE_MESSAGE(r.ok(), r.status().to_string());
+  CHECK(r->truncated);
+  REQUIRE(r->extracted_text.has_value());
+  CHECK(r->extracted_text->starts_with(greeting));
+  CHECK(r->extracted_text->find('?') == std::string::npos);  // not replaced as invalid UTF-8
+}
+
 TEST_CASE("cut_document_text cuts at a blank before the limit, else at a character") {
   std::string s = "alpha beta gamma";
   CHECK_FALSE(cut_document_text(s, 16));
