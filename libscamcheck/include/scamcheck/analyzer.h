@@ -55,6 +55,8 @@ class SCAMCHECK_EXPORT Analyzer {
   // kMaxFileContentBytes): an image (PNG, JPEG, GIF, TIFF, BMP, WebP) is
   // read by OCR and every QR code in it is decoded; a PDF gives its text
   // layer (OCR for pages without one), a DOCX its text and link targets.
+  // A document's text is read only up to kMaxDocumentTextBytes (options.h);
+  // a longer one is cut there and the report is `truncated`.
   // report.extracted_text holds what was read: for an image the recognised
   // text followed by each QR payload on a line of its own. Signals then
   // have location "ocr", "qr" or "document", and their spans index

@@ -21,6 +21,13 @@ inline constexpr std::size_t kMaxContentBytes = 65536;
 // (CONTRACT §1: 10 MiB of raw file bytes).
 inline constexpr std::size_t kMaxFileContentBytes = std::size_t{10} << 20;
 
+// Most bytes of a document's text that the checks read: what a reader sees
+// first (64 KiB, as much as a text may have). A PDF's later pages are not
+// read, a DOCX's XML only as far as its first 1 MiB; the text is cut at the
+// last space or line break before the limit, the DOCX's link targets follow
+// it, and the Report says so with `truncated`.
+inline constexpr std::size_t kMaxDocumentTextBytes = 65536;
+
 // Where Debian's tesseract-ocr-eng and tesseract-ocr-deu packages put their
 // models; the default of Options::tessdata_dir.
 inline constexpr char kDefaultTessdataDir[] = "/usr/share/tesseract-ocr/5/tessdata";

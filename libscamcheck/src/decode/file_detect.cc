@@ -56,6 +56,9 @@ Status detect_file(const FileReader& files, std::string_view content, Kind kind,
     payloads.emplace_back(start, extracted.size());
   }
   report.extracted_text = std::move(extracted);
+  // A document's text past kMaxDocumentTextBytes was not read (CONTRACT
+  // §10: `truncated` says something was left out).
+  if (file->cut) report.truncated = true;
   const std::string_view text = *report.extracted_text;
   if (text_end > 0) {
     const std::string_view location = kind == Kind::kImage ? "ocr" : "document";

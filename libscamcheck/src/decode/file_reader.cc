@@ -14,6 +14,7 @@ FileReader::FileReader(const Options& options)
   limits_.max_pages = options.max_document_pages;
   limits_.max_ocr_pages = options.max_ocr_pages;
   limits_.max_decompressed_bytes = options.max_decompressed_bytes;
+  limits_.max_text_bytes = kMaxDocumentTextBytes;
 }
 
 DecodeLimits FileReader::limits() const {
@@ -39,14 +40,14 @@ Result<FileText> FileReader::read(std::string_view bytes, Kind kind) const {
     return FileText{std::move(image->text), std::move(image->qr_payloads)};
   }
   if (type == FileType::kPdf) {
-    Result<std::string> text = read_pdf_text(bytes, ocr_.get(), limits());
-    if (!text.ok()) return text.status();
-    return FileText{std::move(text).value(), {}};
+    Result<DocumentText> doc = read_pdf_text(bytes, ocr_.get(), limits());
+    if (!doc.ok()) return doc.status();
+    return FileText{std::move(doc->text), {}, doc->cut};
   }
   if (type == FileType::kZip) {
-    Result<std::string> text = read_docx_text(bytes, limits());
-    if (!text.ok()) return text.status();
-    return FileText{std::move(text).value(), {}};
+    Result<DocumentText> doc = read_docx_text(bytes, limits());
+    if (!doc.ok()) return doc.status();
+    return FileText{std::move(doc->text), {}, doc->cut};
   }
   return Status::invalid_argument(
       is_image(type) ? "the content is a " + std::string(to_string(type)) +

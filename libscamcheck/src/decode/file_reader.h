@@ -21,6 +21,7 @@ namespace scamcheck::internal {
 struct FileText {
   std::string text;                      // recognised or extracted text
   std::vector<std::string> qr_payloads;  // images: each QR code's payload
+  bool cut = false;                      // documents: more text than kMaxDocumentTextBytes
 };
 
 // Thread-safe: read() may run on many threads at once; OCR work is bounded

@@ -69,8 +69,8 @@ Result<std::string> ocr_page(const poppler::page& page, OcrPool& ocr, const Deco
 
 }  // namespace
 
-Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr,
-                                  const DecodeLimits& limits) {
+Result<DocumentText> read_pdf_text(std::string_view bytes, OcrPool* ocr,
+                                   const DecodeLimits& limits) {
   quiet_poppler();
   if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     return Status::out_of_range("the PDF is too large");
@@ -87,9 +87,14 @@ Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr,
   if (pages <= 0) {
     return Status::invalid_argument("the PDF has no readable pages (its page tree is damaged)");
   }
-  std::string text;
+  DocumentText out;
+  std::string& text = out.text;
   int ocr_pages = 0;
   for (int i = 0; i < pages; ++i) {
+    if (text.size() >= limits.max_text_bytes) {
+      out.cut = true;  // the later pages are not read
+      break;
+    }
     if (limits.expired()) {
       return Status::deadline_exceeded("reading the PDF took longer than allowed");
     }
@@ -108,7 +113,8 @@ Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr,
     if (!text.empty()) text += "\n\n";
     text += page_text;
   }
-  return text;
+  out.cut = cut_document_text(text, limits.max_text_bytes) || out.cut;
+  return out;
 }
 
 }  // namespace scamcheck::internal

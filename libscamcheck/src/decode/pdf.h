@@ -6,19 +6,23 @@
 #include <string>
 #include <string_view>
 
+#include "decode/document.h"
 #include "decode/file_type.h"
 #include "decode/ocr_pool.h"
 #include "scamcheck/status.h"
 
 namespace scamcheck::internal {
 
-// The text of every page, pages separated by an empty line. Pages without
+// The text of every page, pages separated by an empty line, cut to
+// limits.max_text_bytes (document.h): the pages after the one that reaches
+// it are not read. Pages without
 // a text layer are rendered and recognised with `ocr` (at most
 // limits.max_ocr_pages of them; skipped if `ocr` is null).
 // kInvalidArgument for a damaged, empty or password-protected PDF,
 // kOutOfRange for more than limits.max_pages pages, kDeadlineExceeded past
 // limits.deadline, and the OCR pool's errors.
-Result<std::string> read_pdf_text(std::string_view bytes, OcrPool* ocr, const DecodeLimits& limits);
+Result<DocumentText> read_pdf_text(std::string_view bytes, OcrPool* ocr,
+                                   const DecodeLimits& limits);
 
 }  // namespace scamcheck::internal
 
