@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "cli/text_report.h"
 #include "common/base64.h"
@@ -175,6 +178,36 @@ TEST_CASE("decode_base64") {
   CHECK_FALSE(decode_base64("ab=c", &out));
   CHECK_FALSE(decode_base64("ab!c", &out));
   CHECK_FALSE(decode_base64("abc==", &out));
+  CHECK_FALSE(decode_base64("QUJD=", &out));  // padding after a whole group
+  CHECK_FALSE(decode_base64("=", &out));
+  CHECK_FALSE(decode_base64("QQ=A", &out));  // data after padding
+  CHECK(decode_base64(" QQ = = \n", &out));
+  CHECK(out == "A");
+}
+
+TEST_CASE("decode_base64 reads back every length and byte, with line breaks anywhere") {
+  constexpr std::string_view kDigits =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::uint32_t seed = 7;
+  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+  std::string bytes, encoded, out;
+  for (std::size_t n = 0; n < 300; ++n) {
+    bytes.clear();
+    for (std::size_t i = 0; i < n; ++i) bytes.push_back(static_cast<char>(next() >> 24));
+    encoded.clear();
+    for (std::size_t i = 0; i < n; i += 3) {
+      std::uint32_t group = static_cast<unsigned char>(bytes[i]) << 16;
+      if (i + 1 < n) group |= static_cast<unsigned char>(bytes[i + 1]) << 8;
+      if (i + 2 < n) group |= static_cast<unsigned char>(bytes[i + 2]);
+      const std::size_t chars = std::min<std::size_t>(n - i, 3) + 1;
+      for (std::size_t k = 0; k < 4; ++k) {
+        encoded.push_back(k < chars ? kDigits[group >> (18 - 6 * k) & 63] : '=');
+        if (next() % 16 == 0) encoded += "\r\n";
+      }
+    }
+    REQUIRE(decode_base64(encoded, &out));
+    CHECK(out == bytes);
+  }
 }
 
 TEST_CASE("exit codes and HTTP statuses") {
