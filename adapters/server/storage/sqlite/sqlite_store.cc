@@ -35,6 +35,17 @@ constexpr int kBusyTimeoutMs = 5000;
 // rarer checkpoints copy a page rewritten by many commits (an index page)
 // once.
 constexpr int kCheckpointPages = 4000;
+// WAL size (pages, 32 MiB) past which the writer itself finishes a
+// checkpoint (RESTART) between two batches. Under sustained writes the
+// background passes never catch up (a commit lands during every pass), and
+// SQLite only starts the WAL again from its beginning when a transaction
+// begins with every frame copied: without this the WAL file grows for as
+// long as the load lasts. The writer's pass copies only what was committed
+// since the last background pass, then syncs; the next commit starts the
+// WAL from its beginning, and journal_size_limit cuts the file back.
+constexpr int kWalRestartPages = 2 * kCheckpointPages;
+constexpr int kRestartBusyMs = 50;
+constexpr std::int64_t kWalSizeLimitBytes = std::int64_t{kWalRestartPages} * 4096;
 // Group commit: the writer commits at once whatever has queued up, one
 // write or many, unless scans announced their reports (expect_reports()):
 // then it waits for them, up to kGatherLimit after it woke and up to
@@ -86,6 +97,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
     if (Status s = open_connection(checkpointer_, /*writer=*/false); !s.ok()) return s;
     if (Status s = writer_.exec("PRAGMA wal_autocheckpoint = 0"); !s.ok()) return s;
+    if (Status s =
+            writer_.exec(fmt::format("PRAGMA journal_size_limit = {}", kWalSizeLimitBytes).c_str());
+        !s.ok()) {
+      return s;
+    }
     sqlite3_wal_hook(writer_.db, &SqliteStore::on_wal_commit, this);
     writer_thread_ = std::thread([this] { writer_loop(); });
     checkpoint_thread_ = std::thread([this] { checkpoint_loop(); });
@@ -643,6 +659,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
       run_batch(batch);
       batch.clear();
       purge_expired_caches();
+      if (restart_due_.load(std::memory_order_acquire)) restart_wal();
     }
   }
 
@@ -661,16 +678,59 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return SQLITE_OK;
   }
 
+  // Background passes (PASSIVE: they never wait for the writer or readers).
+  // When a pass ends with the WAL past kWalRestartPages, the writer is asked
+  // to finish it (restart_wal()), and no pass starts until it has.
   void checkpoint_loop() {
     std::unique_lock lock(checkpoint_mutex_);
     for (;;) {
-      checkpoint_cv_.wait(lock, [this] { return checkpoint_due_ || checkpoint_stopping_; });
+      checkpoint_cv_.wait(lock, [this] {
+        return (checkpoint_due_ && !restart_due_.load(std::memory_order_relaxed)) ||
+               checkpoint_stopping_;
+      });
       if (checkpoint_stopping_) return;
       checkpoint_due_ = false;
       lock.unlock();
-      sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+      int wal_pages = 0;
+      sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal_pages,
                                 nullptr);
       lock.lock();
+      if (wal_pages >= kWalRestartPages) restart_due_.store(true, std::memory_order_release);
+    }
+  }
+
+  // On the writer thread, between two batches: copies the frames the last
+  // background pass left (those committed during it) and waits for readers
+  // of older snapshots, so that the next commit writes the WAL from its
+  // beginning. Writes queued meanwhile wait for this pass (its syncs).
+  void restart_wal() {
+    // Readers hold their snapshots for microseconds; one that takes longer
+    // leaves the WAL as it is until the next request, rather than hold up
+    // the writes behind this pass.
+    sqlite3_busy_timeout(writer_.db, kRestartBusyMs);
+    const auto start = std::chrono::steady_clock::now();
+    int wal_pages = 0;
+    int copied = 0;
+    const int rc = sqlite3_wal_checkpoint_v2(writer_.db, nullptr, SQLITE_CHECKPOINT_RESTART,
+                                             &wal_pages, &copied);
+    sqlite3_busy_timeout(writer_.db, kBusyTimeoutMs);
+    LogLine(LogLevel::kInfo, "wal_restart")
+        .field("result", sqlite3_errstr(rc))
+        .field("wal_pages", wal_pages)
+        .field("copied_pages", copied)
+        .field("duration_us",
+               static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                             std::chrono::steady_clock::now() - start)
+                                             .count()));
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+      LogLine(LogLevel::kWarn, "store_error").field("error", sqlite3_errmsg(writer_.db));
+    }
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      // What the commits before this pass asked for is done; a pass now
+      // would still see the old WAL (the next commit starts it again).
+      checkpoint_due_ = false;
+      restart_due_.store(false, std::memory_order_release);
     }
   }
 
@@ -831,6 +891,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_cv_;
   bool checkpoint_due_ = false;
+  // A background pass ended with the WAL past kWalRestartPages: the writer
+  // runs restart_wal() after its next batch.
+  std::atomic<bool> restart_due_{false};
   bool checkpoint_stopping_ = false;
   std::thread checkpoint_thread_;
 
