@@ -31,21 +31,27 @@ namespace scamcheck::server {
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
-// WAL size (pages, 16 MiB) from which a background checkpoint is started:
-// rarer checkpoints copy a page rewritten by many commits (an index page)
-// once.
-constexpr int kCheckpointPages = 4000;
-// WAL size (pages, 32 MiB) past which the writer itself finishes a
+// The WAL size (pages) from which a background checkpoint is started is
+// StoreOptions::sqlite_checkpoint_pages (4,000 pages, 16 MiB): rarer
+// checkpoints copy a page rewritten by many commits (an index page) once.
+//
+// Past kRestartFactor times that (64 MiB) the writer itself finishes a
 // checkpoint (RESTART) between two batches. Under sustained writes the
 // background passes never catch up (a commit lands during every pass), and
 // SQLite only starts the WAL again from its beginning when a transaction
 // begins with every frame copied: without this the WAL file grows for as
-// long as the load lasts. The writer's pass copies only what was committed
-// since the last background pass, then syncs; the next commit starts the
-// WAL from its beginning, and journal_size_limit cuts the file back.
-constexpr int kWalRestartPages = 2 * kCheckpointPages;
+// long as the load lasts. Before asking the writer, the checkpoint thread
+// runs kTailPasses more passes (each copies what was committed during the
+// one before), so the writer's pass copies little; what it costs is its
+// syncs (a few to a few tens of ms on a busy disk), during which writes
+// wait: once per 64 MiB of WAL, it delays a small share of requests only.
+// The next commit starts the WAL from its beginning; journal_size_limit
+// cuts a file that grew past that size back to it (below, the file is
+// reused as it is, not cut and grown again each time).
+constexpr int kRestartFactor = 4;
 constexpr int kRestartBusyMs = 50;
-constexpr std::int64_t kWalSizeLimitBytes = std::int64_t{kWalRestartPages} * 4096;
+constexpr int kTailPasses = 3;
+constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // Group commit: the writer commits at once whatever has queued up, one
 // write or many, unless scans announced their reports (expect_reports()):
 // then it waits for them, up to kGatherLimit after it woke and up to
@@ -64,7 +70,10 @@ using sqlite::read_user;
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
-  explicit SqliteStore(std::string path) : path_(std::move(path)) {}
+  SqliteStore(std::string path, int checkpoint_pages)
+      : path_(std::move(path)),
+        checkpoint_pages_(std::max(1, checkpoint_pages)),
+        restart_pages_(kRestartFactor * checkpoint_pages_) {}
   ~SqliteStore() override {
     {
       std::lock_guard lock(queue_mutex_);
@@ -97,8 +106,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
     if (Status s = open_connection(checkpointer_, /*writer=*/false); !s.ok()) return s;
     if (Status s = writer_.exec("PRAGMA wal_autocheckpoint = 0"); !s.ok()) return s;
-    if (Status s =
-            writer_.exec(fmt::format("PRAGMA journal_size_limit = {}", kWalSizeLimitBytes).c_str());
+    if (Status s = writer_.exec(
+            fmt::format("PRAGMA journal_size_limit = {}", restart_pages_ * kPageBytes).c_str());
         !s.ok()) {
       return s;
     }
@@ -668,7 +677,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   static int on_wal_commit(void* self, sqlite3*, const char*, int wal_pages) {
     auto* store = static_cast<SqliteStore*>(self);
     store->wal_written_ = true;
-    if (wal_pages >= kCheckpointPages) {
+    if (wal_pages >= store->checkpoint_pages_) {
       {
         std::lock_guard lock(store->checkpoint_mutex_);
         store->checkpoint_due_ = true;
@@ -679,7 +688,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   // Background passes (PASSIVE: they never wait for the writer or readers).
-  // When a pass ends with the WAL past kWalRestartPages, the writer is asked
+  // When a pass ends with the WAL past restart_pages_, the writer is asked
   // to finish it (restart_wal()), and no pass starts until it has.
   void checkpoint_loop() {
     std::unique_lock lock(checkpoint_mutex_);
@@ -694,8 +703,15 @@ class SqliteStore final : public Store, public sqlite::Executor {
       int wal_pages = 0;
       sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal_pages,
                                 nullptr);
+      // Past the limit: a few more passes, each copying (and syncing) only
+      // what was committed during the one before, so they get shorter and
+      // the writer's pass finds little to copy and to sync.
+      for (int i = 0; i < kTailPasses && wal_pages >= restart_pages_; ++i) {
+        sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                  nullptr);
+      }
       lock.lock();
-      if (wal_pages >= kWalRestartPages) restart_due_.store(true, std::memory_order_release);
+      if (wal_pages >= restart_pages_) restart_due_.store(true, std::memory_order_release);
     }
   }
 
@@ -868,6 +884,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   std::string path_;
+  const int checkpoint_pages_;  // a background checkpoint from this WAL size
+  const int restart_pages_;     // the writer restarts the WAL past this size
   // Looked-up tokens; without a shared change counter (<database>-auth) it keeps nothing.
   std::unique_ptr<TokenCache> tokens_ = std::make_unique<TokenCache>(nullptr);
   Connection writer_;
@@ -891,7 +909,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_cv_;
   bool checkpoint_due_ = false;
-  // A background pass ended with the WAL past kWalRestartPages: the writer
+  // A background pass ended with the WAL past restart_pages_: the writer
   // runs restart_wal() after its next batch.
   std::atomic<bool> restart_due_{false};
   bool checkpoint_stopping_ = false;
@@ -906,8 +924,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
 }  // namespace
 
-Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
-  auto store = std::make_unique<SqliteStore>(path);
+Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
+                                                 const StoreOptions& options) {
+  auto store = std::make_unique<SqliteStore>(path, options.sqlite_checkpoint_pages);
   if (Status s = store->open(); !s.ok()) return s;
   return std::unique_ptr<Store>(std::move(store));
 }
@@ -920,7 +939,7 @@ Result<std::unique_ptr<Store>> open_store(const std::string& database_url,
     // sqlite:///abs/path and sqlite://rel are accepted as well as sqlite:path.
     if (path.rfind("//", 0) == 0) path = path.substr(2);
     if (path.empty()) return Status::invalid_argument("sqlite: database URL without a path");
-    return open_sqlite_store(path);
+    return open_sqlite_store(path, options);
   }
   if (database_url.rfind("postgresql://", 0) == 0 || database_url.rfind("postgres://", 0) == 0) {
     return open_postgresql_store(database_url, options);
