@@ -46,8 +46,9 @@ constexpr int kBusyTimeoutMs = 5000;
 // syncs (a few to a few tens of ms on a busy disk), during which writes
 // wait: once per 64 MiB of WAL, it delays a small share of requests only.
 // The next commit starts the WAL from its beginning; journal_size_limit
-// cuts a file that grew past that size back to it (below, the file is
-// reused as it is, not cut and grown again each time).
+// cuts a file that grew past twice that size back to it (a file a little
+// past the restart size is reused as it is: cutting it back at each
+// restart and growing it again made latencies worse).
 constexpr int kRestartFactor = 4;
 constexpr int kRestartBusyMs = 50;
 constexpr int kTailPasses = 3;
@@ -107,7 +108,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
     if (Status s = open_connection(checkpointer_, /*writer=*/false); !s.ok()) return s;
     if (Status s = writer_.exec("PRAGMA wal_autocheckpoint = 0"); !s.ok()) return s;
     if (Status s = writer_.exec(
-            fmt::format("PRAGMA journal_size_limit = {}", restart_pages_ * kPageBytes).c_str());
+            fmt::format("PRAGMA journal_size_limit = {}", 2 * restart_pages_ * kPageBytes).c_str());
         !s.ok()) {
       return s;
     }
