@@ -31,24 +31,13 @@ namespace scamcheck::server {
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
-// The WAL size (pages) from which a background checkpoint is started is
-// StoreOptions::sqlite_checkpoint_pages (4,000 pages, 16 MiB): rarer
-// checkpoints copy a page rewritten by many commits (an index page) once.
-//
-// Past kRestartFactor times that (64 MiB) the writer itself finishes a
-// checkpoint (RESTART) between two batches. Under sustained writes the
-// background passes never catch up (a commit lands during every pass), and
-// SQLite only starts the WAL again from its beginning when a transaction
-// begins with every frame copied: without this the WAL file grows for as
-// long as the load lasts. Before asking the writer, the checkpoint thread
-// runs kTailPasses more passes (each copies what was committed during the
-// one before), so the writer's pass copies little; what it costs is its
-// syncs (a few to a few tens of ms on a busy disk), during which writes
-// wait: once per 64 MiB of WAL, it delays a small share of requests only.
-// The next commit starts the WAL from its beginning; journal_size_limit
-// cuts a file that grew past twice that size back to it (a file a little
-// past the restart size is reused as it is: cutting it back at each
-// restart and growing it again made latencies worse).
+// Checkpoints (README-dev.md, "Threads"): background PASSIVE passes from
+// StoreOptions::sqlite_checkpoint_pages (4,000 pages) of WAL; when a pass
+// ends past kRestartFactor times that, kTailPasses shorter passes, then the
+// writer's own RESTART pass (restart_wal()), so that the next commit
+// writes the WAL from its beginning: otherwise, under writes that never
+// pause, the WAL file grows for as long as they last. journal_size_limit
+// (twice the restart size) cuts back a file that grew past it.
 constexpr int kRestartFactor = 4;
 constexpr int kRestartBusyMs = 50;
 constexpr int kTailPasses = 3;
@@ -688,9 +677,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return SQLITE_OK;
   }
 
-  // Background passes (PASSIVE: they never wait for the writer or readers).
-  // When a pass ends with the WAL past restart_pages_, the writer is asked
-  // to finish it (restart_wal()), and no pass starts until it has.
+  // Background passes (PASSIVE: they never wait for the writer or readers);
+  // no pass starts while the writer's restart_wal() is due.
   void checkpoint_loop() {
     std::unique_lock lock(checkpoint_mutex_);
     for (;;) {
@@ -704,9 +692,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
       int wal_pages = 0;
       sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal_pages,
                                 nullptr);
-      // Past the limit: a few more passes, each copying (and syncing) only
-      // what was committed during the one before, so they get shorter and
-      // the writer's pass finds little to copy and to sync.
+      // Each copies what was committed during the one before: the
+      // writer's pass is left little to copy and to sync.
       for (int i = 0; i < kTailPasses && wal_pages >= restart_pages_; ++i) {
         sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
                                   nullptr);
@@ -716,37 +703,27 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
   }
 
-  // On the writer thread, between two batches: copies the frames the last
-  // background pass left (those committed during it) and waits for readers
-  // of older snapshots, so that the next commit writes the WAL from its
-  // beginning. Writes queued meanwhile wait for this pass (its syncs).
+  // On the writer thread between two batches: copies what the last pass
+  // left, syncs, and waits (at most kRestartBusyMs) for readers of older
+  // snapshots; writes queued meanwhile wait for it.
   void restart_wal() {
-    // Readers hold their snapshots for microseconds; one that takes longer
-    // leaves the WAL as it is until the next request, rather than hold up
-    // the writes behind this pass.
     sqlite3_busy_timeout(writer_.db, kRestartBusyMs);
     const auto start = std::chrono::steady_clock::now();
     int wal_pages = 0;
-    int copied = 0;
     const int rc = sqlite3_wal_checkpoint_v2(writer_.db, nullptr, SQLITE_CHECKPOINT_RESTART,
-                                             &wal_pages, &copied);
+                                             &wal_pages, nullptr);
     sqlite3_busy_timeout(writer_.db, kBusyTimeoutMs);
+    const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - start;
     LogLine(LogLevel::kInfo, "wal_restart")
         .field("result", sqlite3_errstr(rc))
         .field("wal_pages", wal_pages)
-        .field("copied_pages", copied)
-        .field("duration_us",
-               static_cast<std::int64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                             std::chrono::steady_clock::now() - start)
-                                             .count()));
+        .field("duration_us", static_cast<std::int64_t>(took.count()));
     if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
       LogLine(LogLevel::kWarn, "store_error").field("error", sqlite3_errmsg(writer_.db));
     }
     {
       std::lock_guard lock(checkpoint_mutex_);
-      // What the commits before this pass asked for is done; a pass now
-      // would still see the old WAL (the next commit starts it again).
-      checkpoint_due_ = false;
+      checkpoint_due_ = false;  // done; a pass now would see the old WAL
       restart_due_.store(false, std::memory_order_release);
     }
   }
@@ -910,9 +887,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_cv_;
   bool checkpoint_due_ = false;
-  // A background pass ended with the WAL past restart_pages_: the writer
-  // runs restart_wal() after its next batch.
-  std::atomic<bool> restart_due_{false};
+  std::atomic<bool> restart_due_{false};  // restart_wal() after the next batch
   bool checkpoint_stopping_ = false;
   std::thread checkpoint_thread_;
 
