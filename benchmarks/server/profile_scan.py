@@ -40,6 +40,7 @@ BUCKETS = [
      r"writer_loop.*(answer_scan|Exchange::respond)|(answer_scan|Exchange::respond).*writer_loop"),
     ("store writer: waiting, waking", r"writer_loop.*(futex|pthread_cond|schedule)|"
                                       r"(futex|pthread_cond|schedule).*writer_loop"),
+    ("store writer: WAL restart pass (past ~64 MB)", r"restart_wal"),
     ("store writer: BEGIN, savepoints, other", r"writer_loop"),
     ("WAL checkpoints (own thread)", r"checkpoint_loop|sqlite3_wal_checkpoint"),
     ("response: head, Beast write, sendmsg", r"Session::write|sendmsg"),

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -679,6 +680,83 @@ TEST_CASE("SQLite store: a write waits for announced reports, never past the lim
   CHECK(millis(Clock::now() - t0) < 1000);
   store.expect_reports(-1);
   CHECK(*store.usage_count(user->id, "2030-01-02") == 3);
+}
+
+TEST_CASE("SQLite store: the WAL stays bounded while writes never pause") {
+  // Background checkpoints never catch up with a writer that commits all
+  // the time, and SQLite only writes the WAL from its beginning again once
+  // every frame is copied: without the writer's own pass (restart_wal) the
+  // WAL file grows by everything written (here over 100 MB in 4 s).
+  // Checkpoints from 250 pages, so the writer restarts the WAL past 1,000
+  // pages (4 MB). Each thread writes a report, deletes it again (the
+  // database file itself stays small) and pauses 2 ms: a pace at which the
+  // checkpoints keep up, as they do with a server's scans.
+  REQUIRE(init_crypto().ok());
+  TempDir dir;
+  StoreOptions options;
+  options.sqlite_checkpoint_pages = 250;
+  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string(), options);
+  REQUIRE(opened.ok());
+  Store& store = **opened;
+  REQUIRE(store.migrate().ok());
+  auto user = create_user(store, "a@example.com", "A", "free", "password1");
+  REQUIRE(user.ok());
+  const fs::path wal = dir.path() / "t.db-wal";
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(4);
+  std::atomic<std::uintmax_t> largest{0};
+  std::atomic<int> failures{0};
+  std::atomic<int> writes{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      while (std::chrono::steady_clock::now() < until) {
+        StoredReport r;
+        r.public_id = "rpt_" + new_ulid();
+        r.user_id = user->id;
+        r.kind = "text";
+        r.verdict = "safe";
+        r.created_at = iso8601_now();
+        r.report_json = fmt::format("{{\"t\":{},\"pad\":\"{}\"}}", t, std::string(4096, 'x'));
+        r.usage_day = "2030-01-02";
+        std::promise<Status> done;
+        store.insert_report(r, [&done](Status s) { done.set_value(std::move(s)); });
+        if (!done.get_future().get().ok()) ++failures;
+        if (!store.delete_report(user->id, r.public_id).ok()) ++failures;
+        ++writes;
+        std::error_code ec;
+        const std::uintmax_t size = fs::file_size(wal, ec);
+        if (!ec && size > largest.load()) largest.store(size);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(failures.load() == 0);
+  INFO("reports written and deleted: " << writes.load());
+  INFO("largest WAL: " << largest.load() / 1024 << " KiB");
+  CHECK(largest.load() > 0);
+  CHECK(largest.load() < std::uintmax_t{40} * 1024 * 1024);
+
+  // Once the burst is over the checkpoints catch up; the writes after it
+  // start the WAL again, and journal_size_limit cuts the file back to
+  // twice the restart size (2,000 pages) at most.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (int i = 0; i < 3; ++i) {
+    StoredReport r;
+    r.public_id = "rpt_" + new_ulid();
+    r.user_id = user->id;
+    r.kind = "text";
+    r.verdict = "safe";
+    r.created_at = iso8601_now();
+    r.report_json = "{}";
+    r.usage_day = "2030-01-02";
+    std::promise<Status> done;
+    store.insert_report(r, [&done](Status s) { done.set_value(std::move(s)); });
+    REQUIRE(done.get_future().get().ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  INFO("WAL after the burst: " << fs::file_size(wal) / 1024 << " KiB");
+  CHECK(fs::file_size(wal) <= std::uintmax_t{2000} * 4096 + 64 * 1024);
 }
 
 TEST_CASE("open_store rejects unknown database URLs and unreachable PostgreSQL servers") {

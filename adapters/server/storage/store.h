@@ -449,6 +449,10 @@ class Store {
 
 struct StoreOptions {
   int pool_size = 4;  // PostgreSQL: connections for requests (--database-pool)
+  // SQLite: WAL pages from which a background checkpoint starts; past four
+  // times as many the writer restarts the WAL (sqlite_store.cc). Tests set
+  // it small.
+  int sqlite_checkpoint_pages = 4000;
 };
 
 // Opens the store named by a database URL: "sqlite:PATH" (the file is

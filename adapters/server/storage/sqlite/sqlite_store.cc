@@ -31,10 +31,17 @@ namespace scamcheck::server {
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
-// WAL size (pages, 16 MiB) from which a background checkpoint is started:
-// rarer checkpoints copy a page rewritten by many commits (an index page)
-// once.
-constexpr int kCheckpointPages = 4000;
+// Checkpoints (README-dev.md, "Threads"): background PASSIVE passes from
+// StoreOptions::sqlite_checkpoint_pages (4,000 pages) of WAL; when a pass
+// ends past kRestartFactor times that, kTailPasses shorter passes, then the
+// writer's own RESTART pass (restart_wal()), so that the next commit
+// writes the WAL from its beginning: otherwise, under writes that never
+// pause, the WAL file grows for as long as they last. journal_size_limit
+// (twice the restart size) cuts back a file that grew past it.
+constexpr int kRestartFactor = 4;
+constexpr int kRestartBusyMs = 50;
+constexpr int kTailPasses = 3;
+constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // Group commit: the writer commits at once whatever has queued up, one
 // write or many, unless scans announced their reports (expect_reports()):
 // then it waits for them, up to kGatherLimit after it woke and up to
@@ -53,7 +60,10 @@ using sqlite::read_user;
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
-  explicit SqliteStore(std::string path) : path_(std::move(path)) {}
+  SqliteStore(std::string path, int checkpoint_pages)
+      : path_(std::move(path)),
+        checkpoint_pages_(std::max(1, checkpoint_pages)),
+        restart_pages_(kRestartFactor * checkpoint_pages_) {}
   ~SqliteStore() override {
     {
       std::lock_guard lock(queue_mutex_);
@@ -86,6 +96,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
     }
     if (Status s = open_connection(checkpointer_, /*writer=*/false); !s.ok()) return s;
     if (Status s = writer_.exec("PRAGMA wal_autocheckpoint = 0"); !s.ok()) return s;
+    if (Status s = writer_.exec(
+            fmt::format("PRAGMA journal_size_limit = {}", 2 * restart_pages_ * kPageBytes).c_str());
+        !s.ok()) {
+      return s;
+    }
     sqlite3_wal_hook(writer_.db, &SqliteStore::on_wal_commit, this);
     writer_thread_ = std::thread([this] { writer_loop(); });
     checkpoint_thread_ = std::thread([this] { checkpoint_loop(); });
@@ -643,6 +658,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
       run_batch(batch);
       batch.clear();
       purge_expired_caches();
+      if (restart_due_.load(std::memory_order_acquire)) restart_wal();
     }
   }
 
@@ -651,7 +667,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   static int on_wal_commit(void* self, sqlite3*, const char*, int wal_pages) {
     auto* store = static_cast<SqliteStore*>(self);
     store->wal_written_ = true;
-    if (wal_pages >= kCheckpointPages) {
+    if (wal_pages >= store->checkpoint_pages_) {
       {
         std::lock_guard lock(store->checkpoint_mutex_);
         store->checkpoint_due_ = true;
@@ -661,16 +677,54 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return SQLITE_OK;
   }
 
+  // Background passes (PASSIVE: they never wait for the writer or readers);
+  // no pass starts while the writer's restart_wal() is due.
   void checkpoint_loop() {
     std::unique_lock lock(checkpoint_mutex_);
     for (;;) {
-      checkpoint_cv_.wait(lock, [this] { return checkpoint_due_ || checkpoint_stopping_; });
+      checkpoint_cv_.wait(lock, [this] {
+        return (checkpoint_due_ && !restart_due_.load(std::memory_order_relaxed)) ||
+               checkpoint_stopping_;
+      });
       if (checkpoint_stopping_) return;
       checkpoint_due_ = false;
       lock.unlock();
-      sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+      int wal_pages = 0;
+      sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &wal_pages,
                                 nullptr);
+      // Each copies what was committed during the one before: the
+      // writer's pass is left little to copy and to sync.
+      for (int i = 0; i < kTailPasses && wal_pages >= restart_pages_; ++i) {
+        sqlite3_wal_checkpoint_v2(checkpointer_.db, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                  nullptr);
+      }
       lock.lock();
+      if (wal_pages >= restart_pages_) restart_due_.store(true, std::memory_order_release);
+    }
+  }
+
+  // On the writer thread between two batches: copies what the last pass
+  // left, syncs, and waits (at most kRestartBusyMs) for readers of older
+  // snapshots; writes queued meanwhile wait for it.
+  void restart_wal() {
+    sqlite3_busy_timeout(writer_.db, kRestartBusyMs);
+    const auto start = std::chrono::steady_clock::now();
+    int wal_pages = 0;
+    const int rc = sqlite3_wal_checkpoint_v2(writer_.db, nullptr, SQLITE_CHECKPOINT_RESTART,
+                                             &wal_pages, nullptr);
+    sqlite3_busy_timeout(writer_.db, kBusyTimeoutMs);
+    const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - start;
+    LogLine(LogLevel::kInfo, "wal_restart")
+        .field("result", sqlite3_errstr(rc))
+        .field("wal_pages", wal_pages)
+        .field("duration_us", static_cast<std::int64_t>(took.count()));
+    if (rc != SQLITE_OK && rc != SQLITE_BUSY) {
+      LogLine(LogLevel::kWarn, "store_error").field("error", sqlite3_errmsg(writer_.db));
+    }
+    {
+      std::lock_guard lock(checkpoint_mutex_);
+      checkpoint_due_ = false;  // done; a pass now would see the old WAL
+      restart_due_.store(false, std::memory_order_release);
     }
   }
 
@@ -808,6 +862,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   std::string path_;
+  const int checkpoint_pages_;  // a background checkpoint from this WAL size
+  const int restart_pages_;     // the writer restarts the WAL past this size
   // Looked-up tokens; without a shared change counter (<database>-auth) it keeps nothing.
   std::unique_ptr<TokenCache> tokens_ = std::make_unique<TokenCache>(nullptr);
   Connection writer_;
@@ -831,6 +887,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::mutex checkpoint_mutex_;
   std::condition_variable checkpoint_cv_;
   bool checkpoint_due_ = false;
+  std::atomic<bool> restart_due_{false};  // restart_wal() after the next batch
   bool checkpoint_stopping_ = false;
   std::thread checkpoint_thread_;
 
@@ -843,8 +900,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
 }  // namespace
 
-Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path) {
-  auto store = std::make_unique<SqliteStore>(path);
+Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
+                                                 const StoreOptions& options) {
+  auto store = std::make_unique<SqliteStore>(path, options.sqlite_checkpoint_pages);
   if (Status s = store->open(); !s.ok()) return s;
   return std::unique_ptr<Store>(std::move(store));
 }
@@ -857,7 +915,7 @@ Result<std::unique_ptr<Store>> open_store(const std::string& database_url,
     // sqlite:///abs/path and sqlite://rel are accepted as well as sqlite:path.
     if (path.rfind("//", 0) == 0) path = path.substr(2);
     if (path.empty()) return Status::invalid_argument("sqlite: database URL without a path");
-    return open_sqlite_store(path);
+    return open_sqlite_store(path, options);
   }
   if (database_url.rfind("postgresql://", 0) == 0 || database_url.rfind("postgres://", 0) == 0) {
     return open_postgresql_store(database_url, options);

@@ -24,7 +24,8 @@ namespace scamcheck::server {
 
 // Opens (creating if missing) the SQLite database at `path`. Does not
 // migrate; call migrate() before use.
-Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path);
+Result<std::unique_ptr<Store>> open_sqlite_store(const std::string& path,
+                                                 const StoreOptions& options = {});
 
 }  // namespace scamcheck::server
 
