@@ -1,5 +1,6 @@
 #include "rules/rule_set.h"
 
+#include <malloc.h>
 #include <simdjson.h>
 
 #include <algorithm>
@@ -62,6 +63,12 @@ void for_each_index(std::size_t n, const Fn& fn) {
   threads.reserve(helpers);
   for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
   work();
+  threads.clear();  // joined
+#ifdef __GLIBC__
+  // The helpers' malloc arenas keep what compiling freed (~2 MB of an idle
+  // server's RSS): hand it back.
+  if (helpers != 0) malloc_trim(0);
+#endif
 }
 
 // "No match" and "could not check" differ: never report the latter as safe.
