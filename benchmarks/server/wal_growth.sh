@@ -71,7 +71,7 @@ run() {  # NAME BINARY
   local token
   token=$("$bin" token create --email bench@example.com --name bench \
     --abilities scan:create --database "sqlite:$db")
-  SCAMCHECK_TOKEN=$token wrk -t2 -c"$connections" -d"${seconds}s" --latency -s "$here/scan.lua" \
+  SCAMCHECK_TOKEN=$token wrk -t"$(( connections < 2 ? 1 : 2 ))" -c"$connections" -d"${seconds}s" --latency -s "$here/scan.lua" \
     "http://127.0.0.1:$p/api/v1/scan" > "$work/$name-wrk.txt" &
   local wrk_pid=$!
   row="| $name"
