@@ -237,7 +237,9 @@ int serve(const ServeFlags& flags) {
     }
   }
   // One OCR engine per worker of the file scan pool (below).
-  Options options{.data_dir = flags.data_dir, .ocr_engines = flags.workers};
+  // Compiled on one thread: starting ~0.1 s faster is worth less to a
+  // server than the ~2 MB more resident memory it leaves behind.
+  Options options{.data_dir = flags.data_dir, .compile_threads = 1, .ocr_engines = flags.workers};
   if (Status s = adapters::configure_providers(flags.providers, options); !s.ok()) {
     std::fprintf(stderr, "scamcheckd: %s\n", s.message().c_str());
     return kExitUsage;

@@ -38,13 +38,7 @@ done
 command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 69; }
 [[ -x $base && -x $new ]] || { echo "--base and --new must be scamcheckd binaries" >&2; exit 66; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null && wait "$p" 2> /dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 
 # A ~20 KB e-mail: a plain-text and an HTML part of an ordinary newsletter.
 python3 - > "$work/email.json" << 'EOF'
@@ -73,32 +67,10 @@ wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer " .. os.getenv("SCAMCHECK_TOKEN")
 EOF
 
-declare -A port token pid
-start() {  # NAME BINARY
-  local name=$1 bin=$2 db="sqlite:$work/$1.db" p=
-  "$bin" serve --listen 127.0.0.1:0 --database "$db" --workers "$workers" --log-level notice \
-    --max-connections 512 --idle-timeout 600 \
-    --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
-    > "$work/$name.out" 2> "$work/$name.log" &
-  pid[$name]=$!
-  pids+=($!)
-  for _ in $(seq 100); do
-    p=$(grep -o '"event":"listening"[^}]*"port":[0-9]*' "$work/$name.log" 2> /dev/null |
-      grep -o '[0-9]*$' || true)
-    [[ -n $p ]] && break
-    sleep 0.1
-  done
-  [[ -n $p ]] || { echo "scamcheckd ($name) did not start" >&2; cat "$work/$name.log" >&2; exit 70; }
-  port[$name]=$p
-  "$bin" user create --email bench@example.com --name bench --plan pro --database "$db" \
-    <<< "benchmark password" > /dev/null
-  token[$name]=$("$bin" token create --email bench@example.com --name bench \
-    --abilities scan:create --database "$db")
-}
 rss_mb() { awk '/^VmRSS:/ { printf "%.1f", $2 / 1024 }' "/proc/${pid[$1]}/status"; }
 
-start base "$base"
-start new "$new"
+start_server base "$base" "$workers"
+start_server new "$new" "$workers"
 sleep 2
 rss_base=$(rss_mb base)
 rss_new=$(rss_mb new)
@@ -110,12 +82,6 @@ for name in base new; do
     "http://127.0.0.1:${port[$name]}/api/v1/scan" > /dev/null
 done
 
-ms() {  # FILE PCT: a wrk latency percentile in ms
-  awk -v p="$2%" '$1 == p { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
-    if (u == "us") v /= 1000; else if (u == "s") v *= 1000; printf "%.3f", v }' "$1"
-}
-rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
-errs() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr '\n' ' '; }
 
 # CPU time of a server process so far (user + system), in clock ticks, and
 # per request of a wrk run: the figure that moves least with what else runs.

@@ -36,37 +36,13 @@ for tool in wrk perf; do
 done
 [[ -x $base && -x $new ]] || { echo "--base and --new must be scamcheckd binaries" >&2; exit 66; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null && wait "$p" 2> /dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 
-declare -A port token pid
-start() {  # NAME BINARY
-  local name=$1 bin=$2 db="sqlite:$work/$1.db" p=
-  "$bin" serve --listen 127.0.0.1:0 --database "$db" --workers 2 --log-level notice \
-    --max-connections 512 --idle-timeout 600 \
-    --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
-    > /dev/null 2> "$work/$name.log" &
-  pid[$name]=$!
-  pids+=($!)
-  for _ in $(seq 100); do
-    p=$(grep -o '"event":"listening"[^}]*"port":[0-9]*' "$work/$name.log" 2> /dev/null |
-      grep -o '[0-9]*$' || true)
-    [[ -n $p ]] && break
-    sleep 0.1
-  done
-  [[ -n $p ]] || { echo "scamcheckd ($name) did not start" >&2; exit 70; }
-  port[$name]=$p
-  "$bin" user create --email bench@example.com --name bench --plan pro --database "$db" \
-    <<< "benchmark password" > /dev/null
-  token[$name]=$("$bin" token create --email bench@example.com --name bench \
-    --abilities scan:create --database "$db")
+start() {  # NAME BINARY: started and warmed up
+  local name=$1
+  start_server "$name" "$2"
   SCAMCHECK_TOKEN=${token[$name]} wrk -t1 -c8 -d2s -s "$here/scan.lua" \
-    "http://127.0.0.1:$p/api/v1/scan" > /dev/null
+    "http://127.0.0.1:${port[$name]}/api/v1/scan" > /dev/null
 }
 
 events=pwrite64,pread64,fdatasync,futex

@@ -36,43 +36,17 @@ command -v wrk > /dev/null || { echo "wrk is not installed (apt-get install wrk)
 [[ -x $base && -x $new ]] || { echo "--base and --new must be scamcheckd binaries" >&2; exit 66; }
 ((seconds > 0 && seconds <= 600)) || { echo "--seconds must be 1..600" >&2; exit 64; }
 
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -TERM "$p" 2> /dev/null && wait "$p" 2> /dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 
-ms() {  # FILE PCT: a wrk latency percentile in ms
-  awk -v p="$2%" '$1 == p { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
-    if (u == "us") v /= 1000; else if (u == "s") v *= 1000; printf "%.3f", v }' "$1"
-}
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1048576 }'; }
 
 rows=()
 run() {  # NAME BINARY
-  local name=$1 bin=$2 db="$work/$1.db" p= pid size max=0 row i
-  "$bin" serve --listen 127.0.0.1:0 --database "sqlite:$db" --workers 2 --log-level notice \
-    --max-connections 512 --idle-timeout 600 \
-    --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
-    > /dev/null 2> "$work/$name.log" &
-  pid=$!
-  pids+=("$pid")
-  for _ in $(seq 100); do
-    p=$(grep -o '"event":"listening"[^}]*"port":[0-9]*' "$work/$name.log" 2> /dev/null |
-      grep -o '[0-9]*$' || true)
-    [[ -n $p ]] && break
-    sleep 0.1
-  done
-  [[ -n $p ]] || { echo "scamcheckd ($name) did not start" >&2; exit 70; }
-  "$bin" user create --email bench@example.com --name bench --plan pro --database "sqlite:$db" \
-    <<< "benchmark password" > /dev/null
-  local token
-  token=$("$bin" token create --email bench@example.com --name bench \
-    --abilities scan:create --database "sqlite:$db")
-  SCAMCHECK_TOKEN=$token wrk -t"$(( connections < 2 ? 1 : 2 ))" -c"$connections" -d"${seconds}s" --latency -s "$here/scan.lua" \
-    "http://127.0.0.1:$p/api/v1/scan" > "$work/$name-wrk.txt" &
+  local name=$1 bin=$2 db="$work/$1.db" size max=0 row i
+  start_server "$name" "$bin"
+  SCAMCHECK_TOKEN=${token[$name]} wrk -t"$((connections < 2 ? 1 : 2))" -c"$connections" \
+    -d"${seconds}s" --latency -s "$here/scan.lua" \
+    "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$work/$name-wrk.txt" &
   local wrk_pid=$!
   row="| $name"
   for ((i = 1; i <= seconds; ++i)); do
@@ -84,10 +58,10 @@ run() {  # NAME BINARY
   wait "$wrk_pid"
   sleep 1
   size=$(stat -c %s "$db-wal" 2> /dev/null || echo 0)
-  row+=" | $(mb "$max") | $(mb "$size") | $(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$work/$name-wrk.txt")"
-  row+=" | $(ms "$work/$name-wrk.txt" 99) | $(awk '/Non-2xx|Socket errors/ { print }' "$work/$name-wrk.txt" | tr '\n' ' ') |"
+  row+=" | $(mb "$max") | $(mb "$size") | $(rps "$work/$name-wrk.txt")"
+  row+=" | $(ms "$work/$name-wrk.txt" 99) | $(errs "$work/$name-wrk.txt") |"
   rows+=("$row")
-  kill -TERM "$pid" && wait "$pid" 2> /dev/null || true
+  kill -TERM "${pid[$name]}" && wait "${pid[$name]}" 2> /dev/null || true
 }
 run base "$base"
 run new "$new"

@@ -42,7 +42,7 @@ Result<std::unique_ptr<Analyzer>> AnalyzerImpl::create(const Options& options) {
   if (!texts.ok()) return texts.status();
   a->texts_ = std::move(texts).value();
 
-  auto rules = RuleSet::load(data, known_key);
+  auto rules = RuleSet::load(data, known_key, options.compile_threads);
   if (!rules.ok()) return rules.status();
   a->text_rules_ = std::move(rules).value();
 

@@ -47,26 +47,26 @@ std::uint32_t key4(const char* s) {
 }
 std::uint32_t mix(std::uint32_t key) { return key * 2654435761u; }
 
-// Runs fn(i) for every i < n, on this thread and up to three more: the
-// rules' regexes, prefilters and sets compile independently, and compiling
-// them is nearly all of Analyzer::create (~0.25 s on one core).
+// Runs fn(i) for every i < n on `threads` threads, this one included (0:
+// one per hardware thread, at most four): the rules' regexes, prefilters
+// and sets compile independently, and compiling them is nearly all of
+// Analyzer::create (~0.22 s on one core of this machine).
 template <class Fn>
-void for_each_index(std::size_t n, const Fn& fn) {
+void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
   if (n == 0) return;
-  const std::size_t helpers =
-      std::min<std::size_t>({std::max(1u, std::thread::hardware_concurrency()), 4, n}) - 1;
+  if (threads == 0) threads = std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  const std::size_t helpers = std::min<std::size_t>(threads, n) - 1;
   std::atomic<std::size_t> next{0};
   auto work = [&] {
     for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
   };
-  std::vector<std::jthread> threads;
-  threads.reserve(helpers);
-  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work);
+  std::vector<std::jthread> pool;
+  pool.reserve(helpers);
+  for (std::size_t t = 0; t < helpers; ++t) pool.emplace_back(work);
   work();
-  threads.clear();  // joined
+  pool.clear();  // joined
 #ifdef __GLIBC__
-  // The helpers' malloc arenas keep what compiling freed (~2 MB of an idle
-  // server's RSS): hand it back.
+  // What the helpers' malloc arenas freed, handed back.
   if (helpers != 0) malloc_trim(0);
 #endif
 }
@@ -80,7 +80,8 @@ Status set_failed(RE2::Set::ErrorKind kind) {
 }  // namespace
 
 Result<std::unique_ptr<RuleSet>> RuleSet::load(
-    const DataSource& data, const std::function<bool(std::string_view)>& known_key) {
+    const DataSource& data, const std::function<bool(std::string_view)>& known_key,
+    unsigned threads) {
   auto paths = data.list("rules");
   if (!paths.ok()) return paths.status();
   std::vector<RuleFile> files;
@@ -91,7 +92,7 @@ Result<std::unique_ptr<RuleSet>> RuleSet::load(
     files.push_back({data.describe(path), std::move(json).value()});
   }
   if (files.empty()) return Status::not_found(data.describe("rules") + ": no rule files");
-  return compile(files, known_key);
+  return compile(files, known_key, threads);
 }
 
 Result<std::unique_ptr<RuleSet>> RuleSet::compile(
@@ -101,7 +102,8 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
 }
 
 Result<std::unique_ptr<RuleSet>> RuleSet::compile(
-    const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key) {
+    const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key,
+    unsigned threads) {
   auto set = std::make_unique<RuleSet>();
   // In file order; a rule's "bad pattern" is filled in once the patterns
   // have compiled (on several threads), in its place among the others.
@@ -170,7 +172,7 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     }
   }
   // The rule's RE2 lives in its prefilter (one compilation serves both).
-  for_each_index(set->rules_.size(), [&](std::size_t r) {
+  for_each_index(set->rules_.size(), threads, [&](std::size_t r) {
     Rule& rule = set->rules_[r];
     rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
     int regex_id = 0;
@@ -189,14 +191,14 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     problem_list += problem;
   }
   if (!problem_list.empty()) return Status::invalid_argument(problem_list);
-  if (Status s = set->build(patterns, file_of); !s.ok()) {
+  if (Status s = set->build(patterns, file_of, threads); !s.ok()) {
     return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
   return set;
 }
 
 Status RuleSet::build(const std::vector<std::string>& patterns,
-                      const std::vector<std::size_t>& file_of) {
+                      const std::vector<std::size_t>& file_of, unsigned threads) {
   // Each rule's cover: literals ("atoms", lowercased) one of which every
   // text the rule matches holds. RE2's prefilter gives a rule's atoms and
   // which atoms let it pass (an AND/OR tree); the cover starts as all of
@@ -206,7 +208,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // cover's atoms present too: where the rule needs two things ("your" and
   // "password"), a text must hold one atom of each.
   std::vector<std::vector<std::string>> covers(rules_.size()), seconds(rules_.size());
-  for_each_index(rules_.size(), [&](std::size_t r) {
+  for_each_index(rules_.size(), threads, [&](std::size_t r) {
     re2::FilteredRE2& filter = *rules_[r].filter;
     std::vector<std::string> atoms;
     filter.Compile(&atoms);
@@ -287,7 +289,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   add_sets(false);
   add_sets(true);
   std::vector<Status> set_status(groups_.size());
-  for_each_index(groups_.size(), [&](std::size_t g) {
+  for_each_index(groups_.size(), threads, [&](std::size_t g) {
     Group& group = groups_[g];
     group.set = std::make_unique<RE2::Set>(rule_options(kSetMaxMemBytes), RE2::UNANCHORED);
     for (int r : group.rules) {

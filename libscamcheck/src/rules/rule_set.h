@@ -77,13 +77,16 @@ class RuleSet {
   // Every rule file of the data pack (rules/*.json, sorted by name: text.json
   // for every language, <lang>.json for one language each) compiled into one
   // set. Ids must be unique across the files.
+  // `threads`: how many compile the rules (Options::compile_threads).
   static Result<std::unique_ptr<RuleSet>> load(
-      const DataSource& data, const std::function<bool(std::string_view)>& known_key);
+      const DataSource& data, const std::function<bool(std::string_view)>& known_key,
+      unsigned threads = 0);
 
   // Rule files compiled into one set, rules in file order. Every problem of
   // every file is reported at once.
   static Result<std::unique_ptr<RuleSet>> compile(
-      const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key);
+      const std::vector<RuleFile>& files, const std::function<bool(std::string_view)>& known_key,
+      unsigned threads = 0);
 
   // Parses and compiles one rule file. `known_key` says whether a glossary key
   // exists. Every problem (bad JSON, bad pattern, unknown key, duplicate id)
@@ -127,7 +130,8 @@ class RuleSet {
   };
   // Compiles the prefilter and the sets of `patterns` (one per rule of
   // rules_; `file_of` says which file each came from).
-  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of);
+  Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of,
+               unsigned threads);
   // A set woken by this many of its rules or fewer does not run: those
   // rules' own regexes do (one DFA pass each, over fewer states than the
   // set's), which they need for their evidence anyway.

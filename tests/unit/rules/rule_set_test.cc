@@ -236,3 +236,30 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
   CHECK(texts > 300);
   CHECK(skipped > texts);  // on average more than one set skipped per text
 }
+
+// Options::compile_threads: the data pack compiled on one thread and on
+// three finds the same rules, with the same evidence, in the same order.
+TEST_CASE("the data pack's rules compile alike on one thread and on several") {
+  auto serial = RuleSet::load(DataSource(""), any_key, 1);
+  auto parallel = RuleSet::load(DataSource(""), any_key, 3);
+  REQUIRE(serial.ok());
+  REQUIRE(parallel.ok());
+  REQUIRE((*serial)->set_count() == (*parallel)->set_count());
+  std::size_t findings = 0;
+  for (const Rule& owner : (*serial)->rules()) {
+    for (const std::string& example : owner.match_examples) {
+      const NormalizedText normalized(example, true);
+      Findings a, b;
+      REQUIRE((*serial)->match(normalized, a).ok());
+      REQUIRE((*parallel)->match(normalized, b).ok());
+      REQUIRE(a.size() == b.size());
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        CHECK(a[i].key == b[i].key);
+        CHECK(a[i].start == b[i].start);
+        CHECK(a[i].end == b[i].end);
+      }
+      findings += a.size();
+    }
+  }
+  CHECK(findings > 300);
+}
