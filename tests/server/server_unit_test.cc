@@ -560,9 +560,9 @@ struct ReportWriter {
   std::unique_ptr<Store> store;
   Result<User> user = Status::internal("no user yet");
 
-  ReportWriter() {
+  explicit ReportWriter(const StoreOptions& options = {}) {
     REQUIRE(init_crypto().ok());
-    auto opened = open_store("sqlite:" + (dir.path() / "t.db").string());
+    auto opened = open_store("sqlite:" + (dir.path() / "t.db").string(), options);
     REQUIRE(opened.ok());
     store = std::move(opened).value();
     REQUIRE(store->migrate().ok());
@@ -570,16 +570,23 @@ struct ReportWriter {
     REQUIRE(user.ok());
   }
 
-  StoredReport report(int i) const {
+  StoredReport report(int i) const { return report("{\"n\":" + std::to_string(i) + "}"); }
+  StoredReport report(std::string json) const {
     StoredReport r;
     r.public_id = "rpt_" + new_ulid();
     r.user_id = user->id;
     r.kind = "text";
     r.verdict = "safe";
     r.created_at = iso8601_now();
-    r.report_json = "{\"n\":" + std::to_string(i) + "}";
+    r.report_json = std::move(json);
     r.usage_day = "2030-01-02";
     return r;
+  }
+  // Inserts r and waits for its commit.
+  Status insert(const StoredReport& r) const {
+    std::promise<Status> done;
+    store->insert_report(r, [&done](Status s) { done.set_value(std::move(s)); });
+    return done.get_future().get();
   }
 };
 
@@ -592,10 +599,8 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   auto report = [&](int i) { return w.report(i); };
   std::vector<double> millis;
   for (int i = 0; i < 21; ++i) {
-    std::promise<Status> done;
     const auto t0 = std::chrono::steady_clock::now();
-    store.insert_report(report(i), [&done](Status s) { done.set_value(std::move(s)); });
-    REQUIRE(done.get_future().get().ok());
+    REQUIRE(w.insert(report(i)).ok());
     millis.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
@@ -691,17 +696,10 @@ TEST_CASE("SQLite store: the WAL stays bounded while writes never pause") {
   // pages (4 MB). Each thread writes a report, deletes it again (the
   // database file itself stays small) and pauses 2 ms: a pace at which the
   // checkpoints keep up, as they do with a server's scans.
-  REQUIRE(init_crypto().ok());
-  TempDir dir;
   StoreOptions options;
   options.sqlite_checkpoint_pages = 250;
-  auto opened = open_store("sqlite:" + (dir.path() / "t.db").string(), options);
-  REQUIRE(opened.ok());
-  Store& store = **opened;
-  REQUIRE(store.migrate().ok());
-  auto user = create_user(store, "a@example.com", "A", "free", "password1");
-  REQUIRE(user.ok());
-  const fs::path wal = dir.path() / "t.db-wal";
+  const ReportWriter w(options);
+  const fs::path wal = w.dir.path() / "t.db-wal";
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(4);
   std::atomic<std::uintmax_t> largest{0};
   std::atomic<int> failures{0};
@@ -710,18 +708,10 @@ TEST_CASE("SQLite store: the WAL stays bounded while writes never pause") {
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
       while (std::chrono::steady_clock::now() < until) {
-        StoredReport r;
-        r.public_id = "rpt_" + new_ulid();
-        r.user_id = user->id;
-        r.kind = "text";
-        r.verdict = "safe";
-        r.created_at = iso8601_now();
-        r.report_json = fmt::format("{{\"t\":{},\"pad\":\"{}\"}}", t, std::string(4096, 'x'));
-        r.usage_day = "2030-01-02";
-        std::promise<Status> done;
-        store.insert_report(r, [&done](Status s) { done.set_value(std::move(s)); });
-        if (!done.get_future().get().ok()) ++failures;
-        if (!store.delete_report(user->id, r.public_id).ok()) ++failures;
+        const StoredReport r =
+            w.report(fmt::format("{{\"t\":{},\"pad\":\"{}\"}}", t, std::string(4096, 'x')));
+        if (!w.insert(r).ok()) ++failures;
+        if (!w.store->delete_report(w.user->id, r.public_id).ok()) ++failures;
         ++writes;
         std::error_code ec;
         const std::uintmax_t size = fs::file_size(wal, ec);
@@ -742,17 +732,7 @@ TEST_CASE("SQLite store: the WAL stays bounded while writes never pause") {
   // twice the restart size (2,000 pages) at most.
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   for (int i = 0; i < 3; ++i) {
-    StoredReport r;
-    r.public_id = "rpt_" + new_ulid();
-    r.user_id = user->id;
-    r.kind = "text";
-    r.verdict = "safe";
-    r.created_at = iso8601_now();
-    r.report_json = "{}";
-    r.usage_day = "2030-01-02";
-    std::promise<Status> done;
-    store.insert_report(r, [&done](Status s) { done.set_value(std::move(s)); });
-    REQUIRE(done.get_future().get().ok());
+    REQUIRE(w.insert(w.report("{}")).ok());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   INFO("WAL after the burst: " << fs::file_size(wal) / 1024 << " KiB");

@@ -14,7 +14,6 @@ FileReader::FileReader(const Options& options)
   limits_.max_pages = options.max_document_pages;
   limits_.max_ocr_pages = options.max_ocr_pages;
   limits_.max_decompressed_bytes = options.max_decompressed_bytes;
-  limits_.max_text_bytes = kMaxDocumentTextBytes;
 }
 
 DecodeLimits FileReader::limits() const {

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "scamcheck/options.h"
+
 namespace scamcheck::internal {
 
 enum class FileType { kUnknown, kPng, kJpeg, kGif, kTiff, kBmp, kWebp, kPdf, kZip };
@@ -31,7 +33,7 @@ struct DecodeLimits {
   int max_pages = 50;
   int max_ocr_pages = 10;
   std::size_t max_decompressed_bytes = std::size_t{20} << 20;
-  std::size_t max_text_bytes = std::size_t{64} << 10;  // of a document (document.h)
+  std::size_t max_text_bytes = kMaxDocumentTextBytes;  // of a document (document.h)
   Clock::time_point deadline = Clock::time_point::max();
 
   // Milliseconds left before `deadline` (0 when it has passed).
