@@ -171,8 +171,9 @@ class RequestTargets(unittest.TestCase):
 
 
 class BufferedRequests(unittest.TestCase):
-    """A request already in the read buffer is parsed at once, head and body
-    (http_server.cc, parse_buffered()); one that is not waits for its bytes."""
+    """Requests that arrive together in one segment are each answered, in
+    order; a body that arrives after its head is waited for; a chunked body
+    over the limit is refused with 413 wherever its bytes are."""
 
     @classmethod
     def setUpClass(cls):

@@ -290,7 +290,6 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
     if (deadline_kind_ != Deadline::kRequest) {
       set_deadline(Deadline::kRequest, server_.options().header_timeout);
     }
-    if (beast::error_code ec; parse_buffered(false, ec)) return on_header(ec);
     http::async_read_header(stream_, buffer_, *parser_,
                             [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
                               self->on_header(ec);
@@ -333,32 +332,10 @@ class HttpServer::Impl::Session : public std::enable_shared_from_this<Session> {
   }
 
   void read_body() {
-    if (beast::error_code ec; parse_buffered(true, ec)) return on_read(ec);
     http::async_read(stream_, buffer_, *parser_,
                      [self = shared_from_this()](const beast::error_code& ec, std::size_t) {
                        self->on_read(ec);
                      });
-  }
-
-  // Parses what the buffer already holds, as Beast's read would before it
-  // reads from the socket, but without posting its completion: true when
-  // the head (or, with `whole`, the message) is complete or parsing failed
-  // (`ec`), false when more bytes must be read. A request that arrived in
-  // one segment takes no asynchronous step between its head and its body.
-  bool parse_buffered(bool whole, beast::error_code& ec) {
-    parser_->eager(whole);
-    const auto done = [&] { return whole ? parser_->is_done() : parser_->is_header_done(); };
-    while (!done() && buffer_.size() > 0) {
-      const std::size_t used = parser_->put(buffer_.data(), ec);
-      buffer_.consume(used);
-      if (ec == http::error::need_more) {
-        ec = {};
-        return false;
-      }
-      if (ec) return true;
-      if (used == 0) return false;
-    }
-    return done();
   }
 
   void on_read(const beast::error_code& ec) {
