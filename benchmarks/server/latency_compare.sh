@@ -6,7 +6,7 @@
 #   - POST /api/v1/scan of an SMS at 1 connection (latency floor) and at 64;
 #   - POST /api/v1/scan of a ~20 KB e-mail at 16 connections.
 # Prints one Markdown table (requests/s, p50, p99, server CPU µs per request
-# per binary).
+# per binary, and how much of the machine stayed idle in each run).
 #
 # Usage: benchmarks/server/latency_compare.sh --base BIN --new BIN
 #            [--duration S] [--rounds N] [--workers N] [--out FILE]
@@ -90,6 +90,10 @@ cpu_us() {  # FILE TICKS
   awk -v t="$2" -v hz="$(getconf CLK_TCK)" '/ requests in / { printf "%.0f", t * 1e6 / hz / $1 }' "$1"
 }
 
+# Idle and I/O-wait ticks of the whole machine, and all ticks (/proc/stat):
+# how much of the cores no process used during a run.
+machine_ticks() { awk '/^cpu / { printf "%.0f %.0f\n", $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+
 rows=()
 case_run() {  # LABEL CONNECTIONS SCRIPT
   local label=$1 c=$2 script=$3 t name r f all
@@ -100,15 +104,18 @@ case_run() {  # LABEL CONNECTIONS SCRIPT
     for name in base new; do
       f="$work/$name-$c-$r.txt"
       t0=$(ticks "$name")
+      read -r i0 a0 < <(machine_ticks)
       SCAMCHECK_TOKEN=${token[$name]} wrk -t"$t" -c"$c" -d"${duration}s" --latency -s "$script" \
         "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$f"
       t1=$(ticks "$name")
-      echo "$(rps "$f") $f $(ms "$f" 99) $(cpu_us "$f" $((t1 - t0)))" >> "$work/$name.runs"
+      read -r i1 a1 < <(machine_ticks)
+      idle=$(awk -v i=$((i1 - i0)) -v a=$((a1 - a0)) 'BEGIN { printf "%.0f", (a > 0 ? 100 * i / a : 0) }')
+      echo "$(rps "$f") $f $(ms "$f" 99) $(cpu_us "$f" $((t1 - t0))) $idle" >> "$work/$name.runs"
     done
   done
   for name in base new; do
     f=$(sort -n "$work/$name.runs" | awk '{ a[NR] = $2 } END { print a[int((NR + 1) / 2)] }')
-    all=$(awk '{ printf "%s%s/%s/%s", (NR > 1 ? ", " : ""), $1, $3, $4 }' "$work/$name.runs")
+    all=$(awk '{ printf "%s%s/%s/%s/%s", (NR > 1 ? ", " : ""), $1, $3, $4, $5 }' "$work/$name.runs")
     cpu=$(awk -v f="$f" '$2 == f { print $4 }' "$work/$name.runs")
     rows+=("| $label | $name | $(rps "$f") | $(ms "$f" 50) | $(ms "$f" 99) | $cpu | $all | $(errs "$f") |")
   done
@@ -134,8 +141,11 @@ Idle RSS right after start, before any scan: base $rss_base MB, new $rss_new MB.
 
 Server CPU µs/request: user + system time of the server process during the
 run divided by its requests (all threads: I/O, store writer, checkpoints).
+Idle %: the share of the machine's CPU time (all cores) that no process
+used during the run (idle and I/O wait, /proc/stat); near 0 when the run
+was bound by CPU (the server, wrk, the kernel and anything else running).
 
-| case | binary | requests/s | p50 ms | p99 ms | server CPU µs/request | every run: requests/s / p99 ms / CPU µs | errors |
+| case | binary | requests/s | p50 ms | p99 ms | server CPU µs/request | every run: requests/s / p99 ms / CPU µs / idle % | errors |
 |---|---|---:|---:|---:|---:|---|---|
 $(printf '%s\n' "${rows[@]}")
 EOT

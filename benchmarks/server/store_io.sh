@@ -3,8 +3,9 @@
 # binaries side by side: each on its own temporary SQLite file, SMS scans
 # (scan.lua) at --connections while `perf stat` counts the server's
 # pwrite64 (WAL frames: two calls per frame; checkpoint copies: one per
-# page), pread64, fdatasync and futex (thread wake-ups and waits) calls;
-# divided by the requests of that run. Prints a Markdown table; --out
+# page), pread64, fdatasync, futex (thread wake-ups and waits) and fcntl
+# (SQLite's locks) calls, and beside them the connection's recvmsg, sendmsg
+# and epoll_wait; divided by the requests of that run. Prints a Markdown table; --out
 # writes it too.
 #
 # Usage: benchmarks/server/store_io.sh --base BIN --new BIN
@@ -45,7 +46,7 @@ start() {  # NAME BINARY: started and warmed up
     "http://127.0.0.1:${port[$name]}/api/v1/scan" > /dev/null
 }
 
-events=pwrite64,pread64,fdatasync,futex
+events=pwrite64,pread64,fdatasync,futex,fcntl,recvmsg,sendmsg,epoll_wait
 rows=()
 start base "$base"
 start new "$new"
@@ -55,7 +56,7 @@ for ((r = 0; r < rounds; ++r)); do
       -s "$here/scan.lua" "http://127.0.0.1:${port[$name]}/api/v1/scan" > "$work/wrk.txt" &
     wrk_pid=$!
     sleep 0.5
-    perf stat -x, -e "$(sed 's/\([a-z0-9]*\)/syscalls:sys_enter_\1/g' <<< "$events")" \
+    perf stat -x, -e "$(sed 's/\([a-z0-9_]*\)/syscalls:sys_enter_\1/g' <<< "$events")" \
       -p "${pid[$name]}" -o "$work/stat.txt" -- sleep "$seconds" > /dev/null 2>&1
     wait "$wrk_pid"
     # Requests during the counted seconds: the run's rate times their length.
@@ -84,10 +85,13 @@ report=$(
 System calls of the whole server process per request (the run's requests/s
 times the counted seconds). pwrite64: two per WAL frame written at a
 commit, one per page a checkpoint copies; pread64: one per page a
-checkpoint reads from the WAL; futex: waits and wake-ups between threads.
+checkpoint reads from the WAL; futex: waits and wake-ups between threads;
+fcntl: SQLite's file locks (a transaction, a checkpoint); recvmsg, sendmsg,
+epoll_wait: the connections (a read that finds nothing yet is a recvmsg
+too).
 
-| binary | requests/s | pwrite64 | pread64 | fdatasync | futex |
-|---|---:|---:|---:|---:|---:|
+| binary | requests/s | pwrite64 | pread64 | fdatasync | futex | fcntl | recvmsg | sendmsg | epoll_wait |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 $(printf '%s\n' "${rows[@]}")
 EOT
 )

@@ -170,6 +170,56 @@ class RequestTargets(unittest.TestCase):
                 self.assertTrue(closed)
 
 
+class BufferedRequests(unittest.TestCase):
+    """Requests that arrive together in one segment are each answered, in
+    order; a body that arrives after its head is waited for; a chunked body
+    over the limit is refused with 413 wherever its bytes are."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.token = SERVER.user("buffered@example.com", plan="pro")
+
+    def scan_request(self, extra=b""):
+        body = json.dumps({"content": SMS}).encode()
+        return (b"POST /api/v1/scan HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Authorization: Bearer " + self.token.encode() + b"\r\n" + extra +
+                b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n", body)
+
+    def test_pipelined_scans_in_one_segment_are_each_answered_and_stored(self):
+        before = report_count(self.token)
+        head, body = self.scan_request()
+        data, closed = exchange(head + body + head + body +
+                                b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        self.assertEqual(statuses(data), [200, 200, 200], data[:300])
+        self.assertTrue(closed)
+        self.assertEqual(data.count(b'"id":"rpt_'), 2)
+        self.assertEqual(report_count(self.token), before + 2)
+
+    def test_body_sent_after_the_head(self):
+        head, body = self.scan_request(b"Connection: close\r\n")
+        s = socket.create_connection(("127.0.0.1", SERVER.port), timeout=5)
+        try:
+            s.sendall(head + body[:10])
+            time.sleep(0.3)
+            s.sendall(body[10:])
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        finally:
+            s.close()
+        self.assertEqual(statuses(data), [200], data[:300])
+
+    def test_chunked_body_over_the_limit_in_one_segment(self):
+        big = b"x" * (512 * 1024 + 1)  # kMaxJsonBodyBytes + 1
+        data, closed = exchange(b"POST /api/v1/scan HTTP/1.1\r\nHost: x\r\n"
+                                b"Content-Type: application/json\r\n"
+                                b"Authorization: Bearer " + self.token.encode() + b"\r\n"
+                                b"Transfer-Encoding: chunked\r\n\r\n" +
+                                f"{len(big):x}".encode() + b"\r\n" + big + b"\r\n0\r\n\r\n")
+        self.assertEqual(statuses(data), [413], data[:300])
+        self.assertTrue(closed)
+
+
 class Deadlines(unittest.TestCase):
     def test_slow_head_gets_408(self):
         start = time.monotonic()
