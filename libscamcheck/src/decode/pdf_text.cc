@@ -46,6 +46,10 @@ constexpr double kParagraphGap = 2.0;  // a blank line: not the next line
 constexpr double kBackward = 0.3;
 constexpr double kDuplicate = 0.1;
 
+// A vector's length (std::hypot guards against overflow, at many times the
+// cost, and every glyph needs one).
+double length(double x, double y) { return std::sqrt(x * x + y * y); }
+
 // White space as poppler's text extraction counts it.
 bool is_space(Unicode u) {
   return u == 0x20 || (u >= 0x09 && u <= 0x0D) || u == 0x85 || u == 0xA0 || u == 0x1680 ||
@@ -158,7 +162,7 @@ void TextCollector::drawChar(GfxState* state, double x, double y, double dx, dou
     const double scale = std::abs(m[3]) > 0 ? std::abs(m[3]) : std::abs(m[0]);
     if (scale > 0) size *= scale * 1000;
   }
-  if (!(size > 0) || !std::isfinite(size)) size = std::max(std::hypot(w, h), 1e-3);
+  if (!(size > 0) || !std::isfinite(size)) size = std::max(length(w, h), 1e-3);
 
   // Where the glyph is from the end of the previous one.
   const Unicode first = u_len > 0 ? u[0] : (space_code ? 0x20 : 0);
@@ -168,20 +172,20 @@ void TextCollector::drawChar(GfxState* state, double x, double y, double dx, dou
     const double across = ey * dir_x_ - ex * dir_y_;
     if (std::abs(across) > kNewLine * size_) {
       separate(std::abs(across) > kParagraphGap * size_ ? kParagraph : kLine);
-    } else if (first != 0 && first == last_ && std::hypot(x1 - x_, y1 - y_) < kDuplicate * size_) {
+    } else if (first != 0 && first == last_ && length(x1 - x_, y1 - y_) < kDuplicate * size_) {
       return;  // the same glyph drawn again over itself
     } else if (along > kWordGap * size_ || along < -kBackward * size_) {
       separate(kSpace);
     }
   }
-  const double advance = std::hypot(w, h);
+  const double advance = length(w, h);
   if (advance > 1e-6 * size) {
     dir_x_ = w / advance;
     dir_y_ = h / advance;
   } else {  // no advance: the direction of the text's x axis
     double m11 = 1, m12 = 0, m21 = 0, m22 = 1;
     state->getFontTransMat(&m11, &m12, &m21, &m22);
-    const double norm = std::hypot(m11, m12);
+    const double norm = length(m11, m12);
     if (norm > 0 && std::isfinite(norm)) {
       dir_x_ = m11 / norm;
       dir_y_ = m12 / norm;
