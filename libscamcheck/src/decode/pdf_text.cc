@@ -17,19 +17,23 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <new>
 #include <utility>
 #include <vector>
 
 namespace scamcheck::internal {
 namespace {
 
-// poppler's global parameters, set up once and never torn down, with its
-// error messages (damaged files) discarded: the caller gets a Status. The
-// poppler-cpp documents that render pages for OCR share them.
+// poppler's global parameters, set up once and never torn down (in static
+// storage, never destroyed: a scan may still run while the process exits),
+// with its error messages (damaged files) discarded: the caller gets a
+// Status. The poppler-cpp documents that render pages for OCR share them.
 void init_poppler() {
-  static const GlobalParamsIniter* const initer =
-      new GlobalParamsIniter(+[](ErrorCategory, Goffset, const char*) {});
-  (void)initer;
+  alignas(GlobalParamsIniter) static unsigned char storage[sizeof(GlobalParamsIniter)];
+  static std::once_flag once;
+  std::call_once(
+      once, [] { new (storage) GlobalParamsIniter(+[](ErrorCategory, Goffset, const char*) {}); });
 }
 
 // A glyph further from the end of the previous one than this many font
