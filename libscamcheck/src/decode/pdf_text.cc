@@ -41,7 +41,8 @@ void init_poppler() {
 // than kNewLine font sizes away starts a new line, more than kParagraphGap
 // away a new paragraph (after a blank line, as poppler's text blocks). A glyph that goes back
 // by more than kBackward font sizes on the same line starts a new word
-// too (text drawn out of order, a second column on the same baseline).
+// too (text drawn out of order, a second column on the same baseline),
+// unless it ends where the previous one began (right to left).
 // A glyph drawn again within kDuplicate font sizes of the previous one
 // with the same character (simulated bold) is dropped.
 constexpr double kWordGap = 0.1;
@@ -178,8 +179,13 @@ void TextCollector::drawChar(GfxState* state, double x, double y, double dx, dou
       separate(std::abs(across) > kParagraphGap * size_ ? kParagraph : kLine);
     } else if (first != 0 && first == last_ && length(x1 - x_, y1 - y_) < kDuplicate * size_) {
       return;  // the same glyph drawn again over itself
-    } else if (along > kWordGap * size_ || along < -kBackward * size_) {
+    } else if (along > kWordGap * size_) {
       separate(kSpace);
+    } else if (along < -kBackward * size_) {
+      // Back along the line: a new word, unless the glyph ends where the
+      // previous one began (right-to-left text drawn glyph by glyph).
+      const double back = (x_ - x1 - w) * dir_x_ + (y_ - y1 - h) * dir_y_;
+      if (back > kWordGap * size_ || back < -kBackward * size_) separate(kSpace);
     }
   }
   const double advance = length(w, h);

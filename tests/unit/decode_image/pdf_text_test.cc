@@ -88,6 +88,13 @@ TEST_CASE("PDF text: kerning in a TJ array keeps words whole, wide moves separat
                 "30 0 Td (login) Tj ET") == "Bank login");
 }
 
+TEST_CASE("PDF text: glyphs drawn right to left stay one word, in the order drawn") {
+  // a, b, c each ending where the one before began (Helvetica 10 pt:
+  // a and b 5.56 wide, c 5), then d after a gap.
+  CHECK(text_of("BT /F1 10 Tf 200 700 Td (a) Tj -5.56 0 Td (b) Tj -5 0 Td (c) Tj -9.44 0 Td (d) Tj "
+                "ET") == "abc d");
+}
+
 TEST_CASE("PDF text: two columns keep their words and lines apart") {
   // Drawn line by line across both columns (same baselines).
   const std::string across =
