@@ -166,6 +166,17 @@ class LineProcessor {
   // the whole line, so the On-Demand parser's raw view of the value is
   // well-formed JSON.
   std::string_view raw_id(std::string_view line, simdjson::dom::element element) {
+    // An integer but 0 (which may be written -0) is written one way only
+    // (JSON has no leading zeros or plus signs): its digits, without a
+    // second parse of a line that may be megabytes of base64.
+    if (element.type() == simdjson::dom::element_type::INT64 && std::int64_t(element) != 0) {
+      id_fallback_ = std::to_string(std::int64_t(element));
+      return id_fallback_;
+    }
+    if (element.type() == simdjson::dom::element_type::UINT64) {
+      id_fallback_ = std::to_string(std::uint64_t(element));
+      return id_fallback_;
+    }
     simdjson::ondemand::document doc;
     simdjson::ondemand::value value;
     std::string_view raw;
