@@ -29,6 +29,9 @@ _scamcheck_pkg(scamcheck_dep::tesseract tesseract libtesseract-dev)
 _scamcheck_pkg(scamcheck_dep::lept lept libleptonica-dev)
 _scamcheck_pkg(scamcheck_dep::zxing zxing libzxing-dev)
 _scamcheck_pkg(scamcheck_dep::poppler_cpp poppler-cpp libpoppler-cpp-dev)
+# PDF text (decode/pdf_text.*): poppler's core (Gfx, an OutputDev of our own);
+# its headers are in libpoppler-private-dev, the library in libpoppler-dev.
+_scamcheck_pkg(scamcheck_dep::poppler poppler libpoppler-private-dev)
 _scamcheck_pkg(scamcheck_dep::zip libzip libzip-dev)
 _scamcheck_pkg(scamcheck_dep::pugixml pugixml libpugixml-dev)
 if(NOT TARGET simdjson::simdjson)

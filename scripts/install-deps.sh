@@ -15,6 +15,9 @@ packages=(
   libtesseract-dev libleptonica-dev tesseract-ocr-eng tesseract-ocr-deu   # images: OCR
   libzxing-dev                      # QR codes
   libpoppler-cpp-dev libzip-dev libpugixml-dev   # documents: PDF, DOCX
+  # documents: a PDF's text read with poppler's core and an output device of
+  # our own (decode/pdf_text.*): its headers (the library is libpoppler-dev's)
+  libpoppler-private-dev
   # adapters
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto

@@ -44,7 +44,9 @@ struct Chunk {
   enum class State { kFree, kQueued, kDone };
   State state = State::kFree;
   std::uint64_t seq = 0;
-  std::string input;  // the chunk's lines, back to back
+  // The chunk's lines, back to back, and SIMDJSON_PADDING spaces after the
+  // last: simdjson reads each line where it is.
+  std::string input;
   std::vector<LineRef> lines;
   std::string output;  // one JSON line per input line
   std::uint64_t errors = 0;
@@ -57,7 +59,8 @@ class LineProcessor {
       : analyzer_(analyzer), options_(options), writer_(buffer_) {}
 
   // Appends the answer to `line` (plus '\n') to *out. Returns false when
-  // the answer is an error.
+  // the answer is an error. SIMDJSON_PADDING bytes after `line` must be
+  // readable.
   bool process(std::string_view line, bool too_long, std::string* out) {
     buffer_.Clear();
     writer_.Reset(buffer_);
@@ -80,12 +83,10 @@ class LineProcessor {
       write_error("null", "line longer than " + std::to_string(kMaxLineBytes) + " bytes");
       return false;
     }
-    // simdjson reads up to SIMDJSON_PADDING bytes past the end.
-    padded_.assign(line);
-    padded_.resize(line.size() + simdjson::SIMDJSON_PADDING, '\0');
-
+    // simdjson reads up to SIMDJSON_PADDING bytes past the end, which the
+    // chunk holds (see Chunk::input).
     simdjson::dom::element root;
-    if (const auto error = dom_.parse(padded_.data(), line.size(), false).get(root)) {
+    if (const auto error = dom_.parse(line.data(), line.size(), false).get(root)) {
       write_error("null", std::string("invalid JSON: ") + simdjson::error_message(error));
       return false;
     }
@@ -165,10 +166,22 @@ class LineProcessor {
   // the whole line, so the On-Demand parser's raw view of the value is
   // well-formed JSON.
   std::string_view raw_id(std::string_view line, simdjson::dom::element element) {
+    // An integer but 0 (which may be written -0) is written one way only
+    // (JSON has no leading zeros or plus signs): its digits, without a
+    // second parse of a line that may be megabytes of base64.
+    if (element.type() == simdjson::dom::element_type::INT64 && std::int64_t(element) != 0) {
+      id_fallback_ = std::to_string(std::int64_t(element));
+      return id_fallback_;
+    }
+    if (element.type() == simdjson::dom::element_type::UINT64) {
+      id_fallback_ = std::to_string(std::uint64_t(element));
+      return id_fallback_;
+    }
     simdjson::ondemand::document doc;
     simdjson::ondemand::value value;
     std::string_view raw;
-    if (!ondemand_.iterate(padded_.data(), line.size(), padded_.size()).get(doc) &&
+    if (!ondemand_.iterate(line.data(), line.size(), line.size() + simdjson::SIMDJSON_PADDING)
+             .get(doc) &&
         !doc.find_field_unordered("id").get(value) && !simdjson::to_json_string(value).get(raw)) {
       return raw;
     }
@@ -191,7 +204,6 @@ class LineProcessor {
   const JsonlOptions& options_;
   simdjson::dom::parser dom_;
   simdjson::ondemand::parser ondemand_;
-  std::string padded_;
   std::string decoded_;
   std::string id_fallback_;
   rapidjson::StringBuffer buffer_;
@@ -256,8 +268,11 @@ void reader_main(std::shared_ptr<PipelineState> state, int fd, std::size_t chunk
       if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
       if (!too_long && adapters::is_blank_line(line)) continue;
       chunk->lines.push_back({chunk->input.size(), line.size(), too_long});
+      // Room for the padding too, so that it is never a copy of the chunk.
+      chunk->input.reserve(chunk->input.size() + line.size() + simdjson::SIMDJSON_PADDING);
       chunk->input.append(line);
     }
+    chunk->input.append(simdjson::SIMDJSON_PADDING, ' ');
     std::lock_guard lock(state->mu);
     if (!chunk->lines.empty()) {
       chunk->seq = seq++;

@@ -229,13 +229,15 @@ TEST_CASE("--jsonl answers every line in order and keeps going after bad lines")
   add({"{\"id\": \"fax\", \"kind\": \"fax\", \"content\": \"hello\"}\n"});  // unknown kind
   add({"{\"id\": \"nob64\", \"content\": \"%%%\", \"content_encoding\": \"base64\"}\n"});
   add({"{\"id\": \"de\", \"locale\": \"de\", \"content\": \"", kSafe, "\"}\r\n"});
+  add({"{\"id\": -0, \"content\": \"hello\"}\n"});  // an integer id, as written
+  add({"{\"id\": 18446744073709551615, \"content\": \"hello\"}\n"});
   add({"{\"id\": 7, \"kind\": \"text\", \"content\": \"SGVsbG8sIHdvcmxk\", ",
        "\"content_encoding\": \"base64\"}"});  // no final newline
   const Run run = run_cli("--jsonl --threads 2", input);
   INFO(run.err);
   CHECK(run.exit_code == 0);
   const std::vector<std::string> lines = split_lines(run.out);
-  REQUIRE(lines.size() == 8);
+  REQUIRE(lines.size() == 10);
 
   simdjson::dom::parser parser;
   // `raw_id` is the id exactly as written in the input: copied, not re-serialized.
@@ -254,7 +256,9 @@ TEST_CASE("--jsonl answers every line in order and keeps going after bad lines")
   expect(4, "\"fax\"", false);
   expect(5, "\"nob64\"", false);
   expect(6, "\"de\"", true);
-  expect(7, "7", true);
+  expect(7, "-0", true);
+  expect(8, "18446744073709551615", true);
+  expect(9, "7", true);
   const auto first = parse(parser, lines[0]);
   check_spans(first["report"], kScam);
   CHECK(std::string_view(parse(parser, lines[6])["report"]["locale"]) == "de");

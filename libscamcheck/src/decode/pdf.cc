@@ -12,11 +12,13 @@
 #include <mutex>
 
 #include "decode/image.h"
+#include "decode/pdf_text.h"
 
 namespace scamcheck::internal {
 namespace {
 
-// Poppler reports damaged files on stderr; the caller gets a Status instead.
+// Poppler reports damaged files on stderr; the caller gets a Status instead
+// (pages rendered for OCR; pdf_text.cc quiets poppler's core).
 void quiet_poppler() {
   static std::once_flag once;
   std::call_once(
@@ -28,11 +30,6 @@ void quiet_poppler() {
 // kMaxPagePixels or the caller's pixel limit.
 constexpr double kRenderDpi = 200;
 constexpr double kMaxPagePixels = 12e6;
-
-std::string utf8_of(const poppler::ustring& s) {
-  const poppler::byte_array bytes = s.to_utf8();
-  return std::string(bytes.begin(), bytes.end());
-}
 
 bool blank(std::string_view s) {
   for (char c : s) {
@@ -71,15 +68,10 @@ Result<std::string> ocr_page(const poppler::page& page, OcrPool& ocr, const Deco
 
 Result<DocumentText> read_pdf_text(std::string_view bytes, OcrPool* ocr,
                                    const DecodeLimits& limits) {
-  quiet_poppler();
-  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
-    return Status::out_of_range("the PDF is too large");
-  }
-  std::unique_ptr<poppler::document> doc(
-      poppler::document::load_from_raw_data(bytes.data(), static_cast<int>(bytes.size())));
-  if (!doc) return Status::invalid_argument("the PDF is truncated or damaged and cannot be read");
-  if (doc->is_locked()) return Status::invalid_argument("the PDF is protected by a password");
-  const int pages = doc->pages();
+  Result<std::unique_ptr<PdfTextReader>> opened = PdfTextReader::open(bytes);
+  if (!opened.ok()) return opened.status();
+  const PdfTextReader& reader = **opened;
+  const int pages = reader.pages();
   if (pages > limits.max_pages) {
     return Status::out_of_range("the PDF has " + std::to_string(pages) + " pages; at most " +
                                 std::to_string(limits.max_pages) + " are read");
@@ -89,6 +81,10 @@ Result<DocumentText> read_pdf_text(std::string_view bytes, OcrPool* ocr,
   }
   DocumentText out;
   std::string& text = out.text;
+  std::string page_text;
+  // Pages without text are rendered by poppler-cpp, which opens its own
+  // copy of the document: only when the first such page comes.
+  std::unique_ptr<poppler::document> rendering;
   int ocr_pages = 0;
   for (int i = 0; i < pages; ++i) {
     if (text.size() >= limits.max_text_bytes) {
@@ -98,15 +94,27 @@ Result<DocumentText> read_pdf_text(std::string_view bytes, OcrPool* ocr,
     if (limits.expired()) {
       return Status::deadline_exceeded("reading the PDF took longer than allowed");
     }
-    std::unique_ptr<poppler::page> page(doc->create_page(i));
-    if (!page) continue;
-    std::string page_text =
-        utf8_of(page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout));
+    // Enough of the page to pass the limit, which the cut below then finds.
+    reader.read_page(i, limits.max_text_bytes - text.size(), limits, &page_text);
+    if (limits.expired()) {
+      return Status::deadline_exceeded("reading the PDF took longer than allowed");
+    }
     if (blank(page_text) && ocr != nullptr && ocr_pages < limits.max_ocr_pages) {
-      ++ocr_pages;
-      Result<std::string> recognised = ocr_page(*page, *ocr, limits);
-      if (!recognised.ok()) return recognised.status();
-      page_text = std::move(recognised).value();
+      if (!rendering) {
+        quiet_poppler();
+        rendering.reset(
+            poppler::document::load_from_raw_data(bytes.data(), static_cast<int>(bytes.size())));
+        if (!rendering || rendering->is_locked()) {
+          return Status::invalid_argument("a page of the PDF cannot be rendered");
+        }
+      }
+      std::unique_ptr<poppler::page> page(rendering->create_page(i));
+      if (page) {
+        ++ocr_pages;
+        Result<std::string> recognised = ocr_page(*page, *ocr, limits);
+        if (!recognised.ok()) return recognised.status();
+        page_text = std::move(recognised).value();
+      }
     }
     page_text = tidy_text(page_text);
     if (page_text.empty()) continue;

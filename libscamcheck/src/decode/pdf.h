@@ -1,5 +1,6 @@
 // PDF documents (kind document): the text layer of each page with
-// poppler-cpp, and OCR of pages that have none (rendered by poppler).
+// poppler's core (pdf_text.h), and OCR of pages that have none (rendered
+// by poppler-cpp).
 #ifndef SCAMCHECK_DECODE_PDF_H_
 #define SCAMCHECK_DECODE_PDF_H_
 
@@ -13,9 +14,10 @@
 
 namespace scamcheck::internal {
 
-// The text of every page, pages separated by an empty line, cut to
-// limits.max_text_bytes (document.h): the pages after the one that reaches
-// it are not read. Pages without
+// The text of every page (pdf_text.h: in the order the page draws it),
+// pages separated by an empty line, cut to limits.max_text_bytes
+// (document.h): a page is read only until the text reaches it, the pages
+// after it not at all. Pages without
 // a text layer are rendered and recognised with `ocr` (at most
 // limits.max_ocr_pages of them; skipped if `ocr` is null).
 // kInvalidArgument for a damaged, empty or password-protected PDF,
