@@ -93,7 +93,7 @@ def profile(binary, tmp, name, seconds, connections):
                        stdout=subprocess.DEVNULL, check=True)  # warm-up
         perf_data = os.path.join(d, "perf.data")
         t0 = ticks(daemon.proc.pid)
-        wrk = subprocess.Popen(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s", lua, url],
+        wrk = subprocess.Popen(["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "-s", lua, url],
                                env=env, stdout=subprocess.PIPE, text=True)
         perf = subprocess.Popen(["perf", "record", "-q", "-F", "800", "--call-graph", "dwarf,16384",
                                  "-p", str(daemon.proc.pid), "-o", perf_data],
