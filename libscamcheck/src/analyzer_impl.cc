@@ -1,6 +1,7 @@
 #include "analyzer_impl.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -157,9 +158,28 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     if (email) *email = std::move(parsed).value();
   } else if (kind == Kind::kUrl) {
     // One URL, scheme optional, defanged or not (validate() ruled out blank).
+    const LinkMatch link = link_for_url_input(content);
     UrlInfo info;
-    urls_->analyze(content, link_for_url_input(content), findings, info);
+    urls_->analyze(content, link, findings, info);
     report.urls.push_back(std::move(info));
+    // Where a redirect in its query leads is checked too: a trusted site in
+    // front ("https://www.google.com/url?q=...") does not vouch for the
+    // site behind it.
+    if (const std::optional<LinkMatch> target = redirect_target(content, link)) {
+      Findings found;
+      UrlInfo destination;
+      urls_->analyze(content, *target, found, destination);
+      if (!destination.registrable_domain.empty() &&
+          destination.registrable_domain != report.urls.front().registrable_domain) {
+        for (Finding& f : found) {
+          const bool known = std::any_of(findings.begin(), findings.end(), [&](const Finding& g) {
+            return g.key == f.key && g.start == f.start && g.end == f.end;
+          });
+          if (!known) findings.push_back(std::move(f));
+        }
+        report.urls.push_back(std::move(destination));
+      }
+    }
   } else if (kind == Kind::kImage || kind == Kind::kDocument) {
     if (Status s = detect_file(*files_, content, kind, *this, findings, report); !s.ok()) return s;
   } else {
@@ -204,6 +224,19 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
 
   Score score = model_->score(analysed, report.extracted_text ? Kind::kText : kind, email,
                               report.urls, *findings, normalized ? &*normalized : nullptr);
+  if (kind == Kind::kUrl && report.urls.size() == 2) {
+    // A redirect: the verdict is at least the one its destination gets on
+    // its own, shown by the destination's signs (the model's own evidence
+    // would quote the decoded destination, not the input: left out).
+    Findings copy = *findings;
+    const Score destination =
+        model_->score(report.urls[1].url, Kind::kUrl, email, {report.urls[1]}, copy, nullptr);
+    if (destination.risk_score > score.risk_score && !findings->empty()) {
+      score.risk_score = destination.risk_score;
+      score.verdict = destination.verdict;
+      score.confidence = destination.confidence;
+    }
+  }
   if (reputation_) score = reputation_->with_reputation(std::move(score), *findings);
   report.risk_score = score.risk_score;
   report.confidence = score.confidence;

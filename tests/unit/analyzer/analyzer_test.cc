@@ -122,6 +122,43 @@ TEST_CASE("urls on a brand's own site are judged by the rules; platforms and loo
   }
 }
 
+TEST_CASE("a url through a redirect is judged by where it leads, evidence as written") {
+  // A trusted site in front, a look-alike behind it: as written and
+  // percent-encoded, the destination's signs quote the input itself.
+  for (const char* url :
+       {"https://www.google.com/url?q=https://paypal.account-check.top/signin",
+        "https://www.google.com/url?sa=t&url=https%3A%2F%2Fpaypal.account-check.top%2Fsignin"}) {
+    INFO(url);
+    auto r = analyzer().analyze(url, Kind::kUrl, "en");
+    REQUIRE(r.ok());
+    CHECK(r->verdict != Verdict::kSafe);
+    REQUIRE(r->urls.size() == 2);
+    CHECK(r->urls[1].registrable_domain == "account-check.top");
+    CHECK(!r->signals.empty());
+    check_spans(*r, url);
+  }
+  // An ordinary destination adds nothing to warn about; a redirect back to
+  // the same site is no destination of its own.
+  for (const char* url :
+       {"https://l.facebook.com/l.php?u=https%3A%2F%2Fwww.wikipedia.org%2Fwiki%2FMain_Page&h=AT0",
+        "https://accounts.google.com/ServiceLogin?continue=https://mail.google.com/mail/"}) {
+    INFO(url);
+    auto r = analyzer().analyze(url, Kind::kUrl, "en");
+    REQUIRE(r.ok());
+    CHECK(r->verdict == Verdict::kSafe);
+  }
+  auto r = analyzer().analyze(
+      "https://accounts.google.com/ServiceLogin?continue=https://mail.google.com/mail/", Kind::kUrl,
+      "en");
+  REQUIRE(r.ok());
+  CHECK(r->urls.size() == 1);
+  // A value that decodes to bytes no URL holds is not reported as one.
+  r = analyzer().analyze("https://www.google.com/url?q=https%3A%2F%2Fa%00b.example.top%2F%ff",
+                         Kind::kUrl, "en");
+  REQUIRE(r.ok());
+  CHECK(r->urls.size() == 1);
+}
+
 TEST_CASE("every emitted finding key is in the glossary") {
   auto& impl = static_cast<const scamcheck::internal::AnalyzerImpl&>(analyzer());
   const char* samples[] = {
