@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "decode/document.h"
+#include "pdf_builder.h"
 #include "scamcheck/scamcheck.h"
 
 using scamcheck::Analyzer;
@@ -84,43 +85,18 @@ std::string docx_of(const std::vector<std::string>& paragraphs, const std::strin
 // A PDF of one page per element of `pages`, each page's text in lines of
 // at most 1,900 characters (uncompressed content streams, Helvetica).
 std::string pdf_of(const std::vector<std::string>& pages) {
-  std::vector<std::string> objects{"<< /Type /Catalog /Pages 2 0 R >>", "",
-                                   "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"};
-  std::string kids;
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    kids += std::to_string(4 + 2 * i) + " 0 R ";
+  std::vector<std::string> streams;
+  for (const std::string& page : pages) {
     std::string stream;
     double y = 780;
-    for (std::size_t at = 0; at < pages[i].size(); at += 1900) {
-      stream += "BT /F1 0.35 Tf 20 " + std::to_string(y) + " Td (" + pages[i].substr(at, 1900) +
-                ") Tj ET\n";
+    for (std::size_t at = 0; at < page.size(); at += 1900) {
+      stream +=
+          "BT /F1 0.35 Tf 20 " + std::to_string(y) + " Td (" + page.substr(at, 1900) + ") Tj ET\n";
       y -= 7.5;
     }
-    objects.push_back(
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font "
-        "<< /F1 3 0 R >> >> /Contents " +
-        std::to_string(5 + 2 * i) + " 0 R >>");
-    objects.push_back("<< /Length " + std::to_string(stream.size()) + " >>\nstream\n" + stream +
-                      "\nendstream");
+    streams.push_back(std::move(stream));
   }
-  objects[1] =
-      "<< /Type /Pages /Kids [" + kids + "] /Count " + std::to_string(pages.size()) + " >>";
-  std::string out = "%PDF-1.4\n";
-  std::vector<std::size_t> offsets;
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    offsets.push_back(out.size());
-    out += std::to_string(i + 1) + " 0 obj\n" + objects[i] + "\nendobj\n";
-  }
-  const std::size_t xref = out.size();
-  out += "xref\n0 " + std::to_string(objects.size() + 1) + "\n0000000000 65535 f \n";
-  for (std::size_t o : offsets) {
-    char line[32];
-    std::snprintf(line, sizeof line, "%010zu 00000 n \n", o);
-    out += line;
-  }
-  out += "trailer\n<< /Size " + std::to_string(objects.size() + 1) +
-         " /Root 1 0 R >>\nstartxref\n" + std::to_string(xref) + "\n%%EOF\n";
-  return out;
+  return scamcheck::testing::pdf_of(streams);
 }
 
 bool has_url(const Report& r, std::string_view host) {
