@@ -687,6 +687,32 @@ TEST_CASE("SQLite store: a write waits for announced reports, never past the lim
   CHECK(*store.usage_count(user->id, "2030-01-02") == 3);
 }
 
+TEST_CASE("SQLite store: an announced report on an idle store is committed by its scan's thread") {
+  // One connection: no hand-off to the writer thread and back. The report
+  // is durable when `done` runs, before insert_report returns.
+  ReportWriter w;
+  Store& store = *w.store;
+  const std::thread::id self = std::this_thread::get_id();
+  bool on_this_thread = false;
+  for (int i = 0; i < 50 && !on_this_thread; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));  // the writer back at its wait
+    store.expect_reports(+1);
+    StoredReport r = w.report(i);
+    r.announced = true;
+    const std::string id = r.public_id;
+    std::thread::id ran_on;
+    std::promise<Status> done;
+    store.insert_report(std::move(r), [&](Status s) {
+      ran_on = std::this_thread::get_id();
+      done.set_value(std::move(s));
+    });
+    REQUIRE(done.get_future().get().ok());
+    on_this_thread = ran_on == self;
+    CHECK(store.get_report(w.user->id, id)->has_value());
+  }
+  CHECK(on_this_thread);
+}
+
 TEST_CASE("SQLite store: the WAL stays bounded while writes never pause") {
   // Background checkpoints never catch up with a writer that commits all
   // the time, and SQLite only writes the WAL from its beginning again once

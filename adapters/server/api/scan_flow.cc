@@ -87,6 +87,9 @@ void run_scan_flow(App& app, const Analyzer& analyzer, const User& user, ScanReq
   }
   out.report_json = stored.report_json;
   out.report = std::move(*report);
+  // Queuing the report ends its announcement, in one step with it.
+  stored.announced = announcement.store != nullptr;
+  announcement.store = nullptr;
   app.store().insert_report(std::move(stored), [out = std::move(out), give_back,
                                                 done = std::move(done)](Status status) mutable {
     if (!status.ok()) {

@@ -84,6 +84,9 @@ struct StoredReport {
     std::int64_t created_at = 0;
   };
   std::optional<UrlCacheEntry> url_cache;
+  // The scan announced this report (Store::expect_reports(+1)): queuing it
+  // ends the announcement, as expect_reports(-1) would.
+  bool announced = false;
 };
 
 struct ReportPage {
@@ -392,7 +395,8 @@ class Store {
   virtual Result<std::int64_t> usage_count(std::int64_t user_id, const std::string& day) = 0;
 
   // Stores the report (and counts it, and writes its URL cache entry) in one
-  // transaction; `done` runs on a store thread once it is durable or failed.
+  // transaction; `done` runs once it is durable or failed, on a store
+  // thread or, before insert_report returns, on the calling one.
   virtual void insert_report(StoredReport report, std::function<void(Status)> done) = 0;
   // A scan whose report is likely to follow within microseconds started
   // (+1) or ended (-1: its insert_report() is queued, or it failed). A store

@@ -46,7 +46,8 @@ constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // write or many, unless scans announced their reports (expect_reports()):
 // then it waits for them, up to kGatherLimit after it woke and up to
 // kGatherWrites writes. A lone write (one connection) is committed without
-// delay; under load a commit carries many reports, and the pages every
+// delay, an announced report by the scan's own thread when the writer is
+// idle (enqueue); under load a commit carries many reports, and the pages every
 // commit rewrites (the indexes' last leaves, the daily counts, the header)
 // are written once for all of them.
 constexpr std::chrono::microseconds kGatherLimit{1000};
@@ -381,7 +382,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
           }
           return {};
         },
-        std::move(done));
+        std::move(done), shared->announced ? 1 : 0);
   }
 
   Result<std::optional<std::string>> get_report(std::int64_t user_id,
@@ -603,13 +604,35 @@ class SqliteStore final : public Store, public sqlite::Executor {
     enqueue(std::move(fn), std::move(done));
   }
 
-  void enqueue(WriteFn fn, std::function<void(Status)> done) {
-    bool wake;
-    {
-      std::lock_guard lock(queue_mutex_);
-      queue_.push_back(Write{std::move(fn), std::move(done)});
-      wake = writer_waiting_ || (writer_gathering_ && gathered());
+  // `arrived`: announcements (expect_reports) this write ends, counted in
+  // the same step so that the write is never waited for as still coming.
+  void enqueue(WriteFn fn, std::function<void(Status)> done, int arrived = 0) {
+    std::unique_lock lock(queue_mutex_);
+    expected_reports_ -= arrived;
+    // An announced report (a JSON scan analysed on its I/O thread, whose
+    // `done` answers from any thread), an idle writer and nothing else
+    // queued or on its way: the calling thread commits the report itself,
+    // which spares two hand-offs between threads (to the writer, and the
+    // answer back to the connection's I/O thread). Not while a WAL restart
+    // is due: that runs on the writer thread, between its batches.
+    if (arrived > 0 && writer_waiting_ && !caller_writing_ && !stopping_ && queue_.empty() &&
+        expected_reports_ <= 0 && !restart_due_.load(std::memory_order_acquire)) {
+      caller_writing_ = true;
+      lock.unlock();
+      std::vector<Write> batch;
+      batch.push_back(Write{std::move(fn), std::move(done)});
+      run_batch(batch);
+      purge_expired_caches();
+      lock.lock();
+      caller_writing_ = false;
+      const bool wake = !queue_.empty() || stopping_;
+      lock.unlock();
+      if (wake) queue_cv_.notify_one();
+      return;
     }
+    queue_.push_back(Write{std::move(fn), std::move(done)});
+    const bool wake = !caller_writing_ && (writer_waiting_ || (writer_gathering_ && gathered()));
+    lock.unlock();
     if (wake) queue_cv_.notify_one();
   }
 
@@ -642,7 +665,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
       {
         std::unique_lock lock(queue_mutex_);
         writer_waiting_ = true;
-        queue_cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        // A caller committing its own write (enqueue) has the connection.
+        queue_cv_.wait(lock, [this] { return !caller_writing_ && (stopping_ || !queue_.empty()); });
         writer_waiting_ = false;
         if (queue_.empty()) return;  // stopping, everything written
         if (!stopping_ && !gathered()) {
@@ -873,6 +897,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
   std::deque<Write> queue_;
   bool writer_waiting_ = false;
   bool writer_gathering_ = false;  // waiting for announced reports
+  bool caller_writing_ = false;    // a caller runs its write itself (enqueue)
   int expected_reports_ = 0;       // announced by expect_reports(), not yet queued
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
