@@ -11,15 +11,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server NAME BINARY [WORKERS]: `BINARY serve` on a free loopback port
-# with its own SQLite file $work/NAME.db (no per-client or per-minute
-# limits), then a pro user with a scan:create token. Sets port[NAME],
-# token[NAME] and pid[NAME]; the log is $work/NAME.log.
+# start_server NAME BINARY [WORKERS] [MAX_CONNECTIONS]: `BINARY serve` on a
+# free loopback port with its own SQLite file $work/NAME.db (no per-client
+# or per-minute limits; at most MAX_CONNECTIONS, default 512), then a pro
+# user with a scan:create token. Sets port[NAME], token[NAME] and
+# pid[NAME]; the log is $work/NAME.log.
 declare -A port token pid
 start_server() {
-  local name=$1 bin=$2 workers=${3:-2} db="sqlite:$work/$1.db" p=
+  local name=$1 bin=$2 workers=${3:-2} max=${4:-512} db="sqlite:$work/$1.db" p=
   "$bin" serve --listen 127.0.0.1:0 --database "$db" --workers "$workers" --log-level notice \
-    --max-connections 512 --idle-timeout 600 \
+    --max-connections "$max" --idle-timeout 600 \
     --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
     > "$work/$name.out" 2> "$work/$name.log" &
   pid[$name]=$!

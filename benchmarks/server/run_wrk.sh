@@ -33,47 +33,15 @@ done
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install wrk)" >&2; exit 69; }
 [[ -x $binary ]] || { echo "no scamcheckd at $binary (build first)" >&2; exit 66; }
 
-work=$(mktemp -d)
-server_pid=
-idle_pid=
-cleanup() {
-  [[ -n $idle_pid ]] && kill "$idle_pid" 2>/dev/null || true
-  [[ -n $server_pid ]] && kill -TERM "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-db="sqlite:$work/bench.db"
+source "$here/lib.sh"
 # Throughput from one address: no per-address connection cap and no
 # per-minute scan allowance (both would refuse the load by design).
-"$binary" serve --listen 127.0.0.1:0 --database "$db" --workers "$workers" --log-level notice \
-  --max-connections $((idle + connections + 256)) --idle-timeout 600 \
-  --max-connections-per-address 0 --scan-per-minute 0 --reads-per-minute 0 \
-  >"$work/serve.out" 2>"$work/serve.log" &
-server_pid=$!
-port=
-for _ in $(seq 100); do
-  port=$(grep -o '"event":"listening"[^}]*"port":[0-9]*' "$work/serve.log" 2>/dev/null |
-         grep -o '[0-9]*$' || true)
-  [[ -n $port ]] && break
-  sleep 0.1
-done
-[[ -n $port ]] || { echo "scamcheckd did not start" >&2; cat "$work/serve.log" >&2; exit 70; }
-"$binary" user create --email bench@example.com --name bench --plan pro --database "$db" \
-  <<<"benchmark password" >/dev/null
-export SCAMCHECK_TOKEN
-SCAMCHECK_TOKEN=$("$binary" token create --email bench@example.com --name bench \
-  --abilities scan:create --database "$db")
+start_server bench "$binary" "$workers" $((idle + connections + 256))
+server_pid=${pid[bench]}
+port=${port[bench]}
+export SCAMCHECK_TOKEN=${token[bench]}
 # Warm up (page cache, SQLite file growth).
 wrk -t1 -c8 -d2s -s "$here/scan.lua" "http://127.0.0.1:$port/api/v1/scan" >/dev/null
-
-# wrk's --latency percentiles, in ms.
-percentile() {  # FILE PCT
-  awk -v p="$2%" '$1 == p { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v);
-    if (u == "us") v /= 1000; else if (u == "s") v *= 1000; printf "%.2f", v }' "$1"
-}
-rps() { awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$1"; }
-errors() { awk '/Non-2xx|Socket errors/ { print }' "$1" | tr '\n' ' '; }
 
 # CPU time the server used so far, in clock ticks (utime + stime).
 server_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
@@ -101,14 +69,15 @@ run() {  # LABEL
   load health "http://127.0.0.1:$port/health"
   s=$(rps "$work/scan.txt")
   h=$(rps "$work/health.txt")
-  rows+=("| $label | POST /api/v1/scan | $s | $(percentile "$work/scan.txt" 50) | $(percentile "$work/scan.txt" 99) | $(cat "$work/scan.cpu") | $(errors "$work/scan.txt") |")
-  rows+=("| $label | GET /health | $h | $(percentile "$work/health.txt" 50) | $(percentile "$work/health.txt" 99) | $(cat "$work/health.cpu") | $(errors "$work/health.txt") |")
+  rows+=("| $label | POST /api/v1/scan | $s | $(ms "$work/scan.txt" 50) | $(ms "$work/scan.txt" 99) | $(cat "$work/scan.cpu") | $(errs "$work/scan.txt") |")
+  rows+=("| $label | GET /health | $h | $(ms "$work/health.txt" 50) | $(ms "$work/health.txt" 99) | $(cat "$work/health.cpu") | $(errs "$work/health.txt") |")
   rows+=("| $label | scan / health | $(awk -v s="$s" -v h="$h" 'BEGIN { printf "%.0f%%", 100 * s / h }') | | | | |")
 }
 
 run "$connections connections"
 python3 "$here/idle_connections.py" "$port" "$idle" >"$work/idle.out" &
 idle_pid=$!
+pids+=("$idle_pid")
 for _ in $(seq 600); do
   grep -q '^ready' "$work/idle.out" && break
   kill -0 "$idle_pid" 2>/dev/null || { echo "idle connections failed" >&2; exit 70; }
