@@ -146,6 +146,33 @@ void AnalyzerImpl::detect_link(std::string_view text, const LinkMatch& link,
   report.urls.push_back(std::move(info));
 }
 
+void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Report& report) const {
+  // One URL, scheme optional, defanged or not (validate() ruled out blank).
+  const LinkMatch link = link_for_url_input(content);
+  UrlInfo info;
+  urls_->analyze(content, link, findings, info);
+  report.urls.push_back(std::move(info));
+  // Where a redirect in its query leads is checked too: a trusted site in
+  // front ("https://www.google.com/url?q=...") does not vouch for the site
+  // behind it.
+  const std::optional<LinkMatch> target = redirect_target(content, link);
+  if (!target) return;
+  Findings found;
+  UrlInfo destination;
+  urls_->analyze(content, *target, found, destination);
+  if (destination.registrable_domain.empty() ||
+      destination.registrable_domain == report.urls.front().registrable_domain) {
+    return;
+  }
+  for (Finding& f : found) {
+    const bool known = std::any_of(findings.begin(), findings.end(), [&](const Finding& g) {
+      return g.key == f.key && g.start == f.start && g.end == f.end;
+    });
+    if (!known) findings.push_back(std::move(f));
+  }
+  report.urls.push_back(std::move(destination));
+}
+
 Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report,
                                       ParsedEmail* email,
                                       std::optional<NormalizedText>* normalized) const {
@@ -157,29 +184,7 @@ Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Repor
     if (Status s = email_->detect(*parsed, *this, findings, report); !s.ok()) return s;
     if (email) *email = std::move(parsed).value();
   } else if (kind == Kind::kUrl) {
-    // One URL, scheme optional, defanged or not (validate() ruled out blank).
-    const LinkMatch link = link_for_url_input(content);
-    UrlInfo info;
-    urls_->analyze(content, link, findings, info);
-    report.urls.push_back(std::move(info));
-    // Where a redirect in its query leads is checked too: a trusted site in
-    // front ("https://www.google.com/url?q=...") does not vouch for the
-    // site behind it.
-    if (const std::optional<LinkMatch> target = redirect_target(content, link)) {
-      Findings found;
-      UrlInfo destination;
-      urls_->analyze(content, *target, found, destination);
-      if (!destination.registrable_domain.empty() &&
-          destination.registrable_domain != report.urls.front().registrable_domain) {
-        for (Finding& f : found) {
-          const bool known = std::any_of(findings.begin(), findings.end(), [&](const Finding& g) {
-            return g.key == f.key && g.start == f.start && g.end == f.end;
-          });
-          if (!known) findings.push_back(std::move(f));
-        }
-        report.urls.push_back(std::move(destination));
-      }
-    }
+    detect_url(content, findings, report);
   } else if (kind == Kind::kImage || kind == Kind::kDocument) {
     if (Status s = detect_file(*files_, content, kind, *this, findings, report); !s.ok()) return s;
   } else {

@@ -69,6 +69,9 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
   Status detect_normalized(const NormalizedText& normalized, std::string_view location,
                            std::string_view sender_site, Findings& findings,
                            Report& report) const override;
+  // Content of kind url: the URL, and where a redirect in its query leads
+  // (its UrlInfo second in report.urls).
+  void detect_url(std::string_view content, Findings& findings, Report& report) const;
 
   std::unique_ptr<Texts> texts_;
   std::unique_ptr<RuleSet> text_rules_;
