@@ -47,9 +47,9 @@ constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // then it waits for them, up to kGatherLimit after it woke and up to
 // kGatherWrites writes. A lone write (one connection) is committed without
 // delay, an announced report by the scan's own thread when the writer is
-// idle (enqueue); under load a commit carries many reports, and the pages every
-// commit rewrites (the indexes' last leaves, the daily counts, the header)
-// are written once for all of them.
+// idle (enqueue); under load a commit carries many reports, and the pages
+// every commit rewrites (the indexes' last leaves, the daily counts, the
+// header) are written once for all of them.
 constexpr std::chrono::microseconds kGatherLimit{1000};
 constexpr std::size_t kGatherWrites = 64;
 constexpr std::chrono::hours kCachePurgeInterval{1};
