@@ -6,6 +6,7 @@
 #include <unicode/uspoof.h>
 #include <unicode/utf8.h>
 
+#include <array>
 #include <string>
 #include <utility>
 
@@ -124,14 +125,31 @@ ConfusableKeys::~ConfusableKeys() {
   if (checker_ != nullptr) uspoof_close(checker_);
 }
 
+namespace {
+// lookalike_letter of every ASCII byte.
+constexpr std::array<char, 128> kLookalikeLetter = [] {
+  std::array<char, 128> t{};
+  for (std::size_t c = 0; c < t.size(); ++c) t[c] = lookalike_letter(static_cast<char>(c));
+  return t;
+}();
+}  // namespace
+
 bool ConfusableKeys::key_fast(std::string_view word, ConfusableKeyBuffer& out) const {
   out.clear();
   const auto* s = reinterpret_cast<const std::uint8_t*>(word.data());
   const auto n = static_cast<std::int32_t>(word.size());
   for (std::int32_t i = 0; i < n;) {
     if (s[i] < 0x80) {
-      append_lookalike_fold(out, static_cast<char>(s[i]));
-      ++i;
+      // A run of ASCII (most words are all of it): the fold by table, its
+      // two-letter contractions inline.
+      for (; i < n && s[i] < 0x80; ++i) {
+        const char c = kLookalikeLetter[s[i]];
+        if (!out.empty() && ((c == 'n' && out.back() == 'r') || (c == 'v' && out.back() == 'v'))) {
+          out.back() = c == 'n' ? 'm' : 'w';
+        } else {
+          out.push_back(c);
+        }
+      }
       continue;
     }
     UChar32 c;

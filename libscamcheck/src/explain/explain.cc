@@ -68,6 +68,9 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
   action_ids.clear();
   keys.clear();
   Emitted emitted;
+  // At most a signal per finding: no reallocation (and move of every
+  // signal so far) as they are added.
+  report.signals.reserve(report.signals.size() + score.ranked.size());
   for (std::size_t i : score.ranked) {
     const Finding& f = findings[i];
     const GlossaryEntry* entry = texts.find(f.key);

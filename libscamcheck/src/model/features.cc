@@ -107,7 +107,9 @@ void FeatureSet::finish() {
     links += h.group == Group::kUrl;
     kept[m++] = h;
   }
-  hits.assign(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(m));
+  // The kept hits become the set's (the old buffer is the next call's).
+  kept.resize(m);
+  hits.swap(kept);
   const auto word_scale = static_cast<float>(
       kWordGain / std::sqrt(static_cast<double>(std::max<std::size_t>(words, 1))));
   const auto link_scale =

@@ -60,16 +60,17 @@ void add_prose_shape(std::string_view text, FeatureSet& out) {
     letters += is_upper || is_lower;
     upper += is_upper;
   }
-  for (std::size_t i = 0; i + 7 <= text.size(); ++i) {
-    if ((text[i] | 0x20) != 'h') continue;
-    const std::string_view rest = text.substr(i);
-    const std::size_t scheme = starts_with_ci(rest, "http://")    ? 7
-                               : starts_with_ci(rest, "https://") ? 8
-                                                                  : 0;
+  // Every scheme ends in "://": found by the library's substring search,
+  // then the letters before it read ("http" or "https", in any case).
+  for (std::size_t k = text.find("://"); k != std::string_view::npos; k = text.find("://", k + 1)) {
+    const std::size_t scheme = k >= 4 && starts_with_ci(text.substr(k - 4), "http://")    ? 7
+                               : k >= 5 && starts_with_ci(text.substr(k - 5), "https://") ? 8
+                                                                                          : 0;
     if (scheme == 0) continue;
+    const std::string_view rest = text.substr(k + 3 - scheme);
     size -= scheme;
     letters -= scheme - 3;  // "http" or "https"
-    for (std::size_t k = 0; k < scheme - 3; ++k) upper -= rest[k] >= 'A' && rest[k] <= 'Z';
+    for (std::size_t b = 0; b < scheme - 3; ++b) upper -= rest[b] >= 'A' && rest[b] <= 'Z';
   }
   const char length = size_bucket(size, {30, 60, 100, 140, 170, 320});
   const char caps = letters < 8 ? 'n' : size_bucket(upper * 10 / letters, {0, 1, 2, 4, 7});
@@ -165,7 +166,14 @@ bool looks_like_address(std::string_view c) {
 class ProseReader {
  public:
   ProseReader(const NormalizedText& norm, SpanMap map, std::int32_t field, FeatureSet& out)
-      : norm_(norm), n_(norm.text()), spans_(norm, map), field_(field), out_(out) {}
+      : norm_(norm), n_(norm.text()), spans_(norm, map), field_(field), out_(out) {
+    // A text of printable ASCII and white space (most messages) maps to
+    // its normalization byte for byte, so every chunk is printable ASCII
+    // (white space ends a chunk): readable, without reading it again.
+    bool plain = true;
+    for (const char c : norm.original()) plain &= (c >= 0x20 && c < 0x7F) || space_byte(c);
+    plain_ = plain;
+  }
 
   void read() {
     std::size_t i = 0;
@@ -180,8 +188,12 @@ class ProseReader {
       while (e > s && is_trailing_punct(n_[e - 1])) --e;
       if (s == e) continue;
       const std::string_view chunk = n_.substr(s, e - s);
-      const auto [os, oe] = norm_.to_original(s, e);
-      chunk_readable_ = readable(norm_.original().substr(os, oe - os));
+      if (plain_) {
+        chunk_readable_ = true;
+      } else {
+        const auto [os, oe] = norm_.to_original(s, e);
+        chunk_readable_ = readable(norm_.original().substr(os, oe - os));
+      }
       // An address needs an '@', a link a '.' or a ':' ("://", "www.", a
       // dotted host): most chunks are words with neither, read once here.
       std::uint8_t classes = 0;
@@ -257,6 +269,7 @@ class ProseReader {
   bool has_prev_ = false;
   bool prev_readable_ = false;
   bool chunk_readable_ = true;
+  bool plain_ = false;  // the text is printable ASCII and white space
   // FNV-1a of the bigram namespace, the previous token and 0x01.
   std::uint32_t pair_prefix_ = 0;
   std::uint32_t prev_start_ = 0;

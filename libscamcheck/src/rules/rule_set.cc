@@ -318,6 +318,8 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       } else {
         by4.emplace_back(key4(atom.data()), id);
       }
+      const std::uint32_t bit = mix(key3(atom.data())) >> 16;
+      first3_[bit / 64] |= std::uint64_t{1} << (bit % 64);
       atoms_.push_back(Atom{atom, {}});
     }
     return static_cast<int>(it->second);
@@ -391,6 +393,7 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
     }
     // Atoms of three bytes are their key; longer ones compare the rest.
     const std::uint32_t k3 = p + 4 <= n ? k4 & 0xFFFFFFu : key3(t.data() + p);
+    if (!may_start_atom(k3)) continue;  // no atom starts so
     if (by3_.may_hold(k3)) {
       for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a);
     }

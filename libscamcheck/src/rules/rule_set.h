@@ -183,6 +183,13 @@ class RuleSet {
   };
   PrefixTable by3_;  // atoms of three bytes, by all of them
   PrefixTable by4_;  // longer atoms, by their first four
+  // A bit per 16-bit hash of every atom's first three bytes: one test per
+  // byte of the text, where most positions end (before both tables').
+  std::array<std::uint64_t, 1024> first3_{};
+  bool may_start_atom(std::uint32_t key3) const {
+    const std::uint32_t bit = key3 * 2654435761u >> 16;
+    return (first3_[bit / 64] >> (bit % 64) & 1) != 0;
+  }
 };
 
 }  // namespace scamcheck::internal

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "model/evidence.h"
 
@@ -137,17 +138,20 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     // nothing would show the person why, and the rules decide.
     if (findings.empty()) return rules;
   }
-  Score score = Scorer::score_calibrated(rules, p, c.t_suspicious, c.t_danger);
+  // The rules' score is read below only for its numbers: its vectors move.
+  const int rules_risk = rules.risk_score;
+  const int rules_confidence = rules.confidence;
+  Score score = Scorer::score_calibrated(std::move(rules), p, c.t_suspicious, c.t_danger);
   // What the rules alone find clearly suspicious stays at least suspicious:
   // the corpora the model learned from hold few of some tricks the rules
   // know (on text: a child's "new number", gift cards, a forwarded code; in
   // a mail: a brand's name in the sender with a lookalike domain), and
   // where the rules are that sure they rarely misfire (scoring.json).
   const std::optional<int> floor = rules_.rules_floor(kind);
-  if (floor && score.verdict == Verdict::kSafe && rules.risk_score >= *floor) {
+  if (floor && score.verdict == Verdict::kSafe && rules_risk >= *floor) {
     score.verdict = Verdict::kSuspicious;
-    score.risk_score = std::clamp(rules.risk_score, 30, 69);
-    score.confidence = std::clamp(rules.confidence, 50, 80);
+    score.risk_score = std::clamp(rules_risk, 30, 69);
+    score.confidence = std::clamp(rules_confidence, 50, 80);
   }
   return score;
 }

@@ -1,8 +1,11 @@
 #include "scoring/scorer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -168,8 +171,14 @@ Score Scorer::score(const Findings& findings) const {
                      [&](std::size_t a, std::size_t b) { return w[a] > w[b]; });
   }
 
-  // Per key: strongest in full, repeats damped and capped.
-  std::unordered_map<std::string_view, std::pair<double, double>> per_key;  // strongest, sum
+  // Per key: strongest in full, repeats damped and capped. The map's nodes
+  // come from a buffer on the stack (malloc only past it): the same map, in
+  // the same iteration order (which the total's sum follows), without a
+  // malloc per key.
+  std::array<std::byte, 2048> arena;
+  std::pmr::monotonic_buffer_resource memory(arena.data(), arena.size());
+  std::pmr::unordered_map<std::string_view, std::pair<double, double>> per_key(
+      &memory);  // strongest, sum
   for (std::size_t i : result.ranked) {
     auto [it, fresh] = per_key.try_emplace(findings[i].key, result.weights[i], result.weights[i]);
     if (!fresh) {

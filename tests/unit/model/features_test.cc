@@ -146,7 +146,10 @@ TEST_CASE("a text's length and share of capitals are read without the URL scheme
            "URGENT: YOUR ACCOUNT IS LOCKED, visit HTTPS://SECURE.EXAMPLE.COM/Login now",
            "hhttp://x.example HTTP://Y.EXAMPLE hTtPs://z.example https:/ http: HTTPS",
            std::string(40, 'H') + "http://" + std::string(200, 'a'), "see https://", "Hi Harry, h",
-           "Ünïcödé ÄRGER https://x.example/ÄÖÜ and more text here please"}) {
+           "Ünïcödé ÄRGER https://x.example/ÄÖÜ and more text here please",
+           "http://start.example is where it begins", "HTTPS://START.EXAMPLE AT ONCE",
+           "://x.example s://y ps://z ttps://w xhttps://v xhttp://u :// ://",
+           "https://a.example/http://b.example/https://c"}) {
     INFO(text);
     const model::FeatureSet f = prose(text);
     std::set<std::uint32_t> found;
@@ -190,9 +193,21 @@ TEST_CASE("every kind of white space separates words alike") {
   CHECK(hits("Pay $50\tnow\nat\rthe\fbank\vtoday, caf\xC3\xA9 x_y") ==
         hits("Pay $50 now at the bank today, caf\xC3\xA9 x_y"));
   CHECK(hits("Pay $50 now") != hits("Pay $5O now"));
-  // A control character makes its chunk unreadable: counted, never quoted.
-  for (const auto& h : prose("call\x01now today").hits) {
-    if (h.group == model::Group::kWord && h.start == 0) CHECK(h.field == -1);
+  CHECK(hits("Pay $50\tnow\nat\rthe\fbank\vtoday x_y") ==
+        hits("Pay $50 now at the bank today x_y"));
+  // Printable ASCII and white space only: every word may be quoted.
+  for (const auto& h : prose("Pay $50\tnow\nat\rthe\fbank\vtoday, x_y").hits) {
+    if (h.group == model::Group::kWord) CHECK(h.field == 0);
+  }
+  // A control character makes its chunk unreadable: counted, never quoted;
+  // the other chunks of the text stay readable.
+  for (const char* text : {"call\x01now today", "call\x7Fnow today"}) {
+    INFO(text);
+    for (const auto& h : prose(text).hits) {
+      if (h.group != model::Group::kWord) continue;
+      if (h.start == 0) CHECK(h.field == -1);
+      if (h.start == 9) CHECK(h.field == 0);
+    }
   }
 }
 

@@ -60,7 +60,9 @@ TEST_CASE("underscores between words read as spaces, except in addresses and fil
   CHECK(n.text() == "vous avez gagné un set see http://x.example/registration_fees.html a_b.pdf");
   CHECK(original_of(n, "vous avez") == "Vous_avez");
   CHECK(NormalizedText("You_have_won").text() == "you_have_won");  // the default keeps them
-  const std::string run(100000, '_');                              // one long token is read once
+  // Only A-Z fold; underscores at a token's ends and at the text's.
+  CHECK(NormalizedText("@AZ[`az{ _X_ é_É_", true).text() == "@az[`az{  x  é é ");
+  const std::string run(100000, '_');  // one long token is read once
   CHECK(NormalizedText(run, true).text() == std::string(100000, ' '));
 }
 
