@@ -9,6 +9,9 @@
 #
 #   benchmarks/eval/compare_revisions.sh BEFORE [AFTER]
 #
+# SCAMCHECK_COMPARE_SPLIT=train compares the train split instead (the log's
+# name then ends in -train.md).
+#
 # Each revision is built in its own scratch worktree under
 # ${SCAMCHECK_COMPARE_DIR:-/tmp/scamcheck-compare} (Release; ccache is used
 # when installed). The corpus is ../shared/corpus beside the checkout, or
@@ -18,7 +21,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
 
 if (($# < 1 || $# > 2)); then
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit 64
 fi
 before=$(git rev-parse --short "$1")
@@ -57,10 +60,12 @@ echo "building scamcheck-eval at $before and $after" >&2
 build_eval "$before_tree" "$scratch/build-$before"
 build_eval "$after_tree" "$scratch/build-after"
 
-out=benchmarks/results/$(date -u +%F)-$after-compare-$before.md
+split=${SCAMCHECK_COMPARE_SPLIT:-dev}
+suffix=$([[ $split == dev ]] || echo "-$split")
+out=benchmarks/results/$(date -u +%F)-$after-compare-$before$suffix.md
 status=0
 {
-  echo "# scamcheck-eval at $before and at $after, dev split"
+  echo "# scamcheck-eval at $before and at $after, $split split"
   echo
   echo "$(date -u +%FT%TZ), \`benchmarks/eval/compare_revisions.sh $*\`, corpus $SCAMCHECK_CORPUS_DIR"
   for mode in model rules-only; do
@@ -68,7 +73,7 @@ status=0
     [[ $mode == rules-only ]] && flags=(--rules-only)
     for side in before after; do
       "$scratch/build-$([[ $side == before ]] && echo "$before" || echo after)/benchmarks/eval/scamcheck-eval" \
-        --threads "$(nproc)" --worst 0 "${flags[@]}" \
+        --threads "$(nproc)" --worst 0 --split "$split" "${flags[@]}" \
         --json "$scratch/$side-$mode.json" --scores "$scratch/$side-$mode.tsv" >/dev/null
     done
     echo

@@ -41,6 +41,9 @@ class HeaderChecker {
   // The registrable domain of the From address; "" when there is none or
   // it is a personal mailbox at a freemail provider.
   virtual std::string sender_site(const ParsedEmail& email) const = 0;
+  // Whether an address at `domain` (lower case) is a personal mailbox at a
+  // freemail provider ("gmail.com", not the provider's "reply.yahoo.com").
+  virtual bool freemail_mailbox(std::string_view domain) const = 0;
 };
 
 // Text of an HTML part that a reader sees, with a map back to the HTML

@@ -7,6 +7,7 @@
 
 #include "email/bulk_mail.h"
 #include "email/relayed_mail.h"
+#include "email/reply_elsewhere.h"
 #include "normalize/normalize.h"
 #include "util/ascii.h"
 #include "util/text.h"
@@ -237,6 +238,8 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
   // A form notification carrying a visitor's link; a mail (or the message
   // it forwards) that is little more than a link to another site.
   check_relayed_mail(email, sender_site, report.urls, findings);
+  // A short letter asking the reader to write to another, free-mail address.
+  check_reply_elsewhere(email, answers, *headers_, findings);
   // A newsletter also shows itself by many different links.
   mail_->apply(findings, shape.verified_sender, shape.linked_sites, quoted_lines,
                report.urls.size());

@@ -74,6 +74,9 @@ class HeaderCheckerImpl final : public HeaderChecker {
   void check(const ParsedEmail& email, Findings& out) const override;
   bool verified_brand_sender(const ParsedEmail& email) const override;
   std::string sender_site(const ParsedEmail& email) const override;
+  bool freemail_mailbox(std::string_view domain) const override {
+    return is_mailbox_at_provider(domain, registrable(domain));
+  }
 
  private:
   // What the From header says about the sender.

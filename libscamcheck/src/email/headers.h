@@ -33,7 +33,8 @@ inline constexpr std::string_view kSenderLookalikeDomain = "sender_lookalike_dom
 // that is not the same mailbox provider (mailing lists excepted), or any
 // unrelated Reply-To for a sender claiming a brand from a domain that is not
 // the brand's (platforms on their own domains legitimately set their users
-// as Reply-To). Evidence: the address.
+// as Reply-To). Evidence: the address. The same key marks a short letter's
+// request to write to another free-mail address (email/reply_elsewhere.h).
 inline constexpr std::string_view kReplyToMismatch = "reply_to_mismatch";
 // A sender claiming a brand whose Return-Path is on an unrelated domain
 // that is no sending service. Evidence: the Return-Path domain. Like
