@@ -1,0 +1,264 @@
+#include "email/html_compact.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "util/ascii.h"
+#include "util/utf8.h"
+
+namespace scamcheck::internal {
+namespace {
+
+constexpr std::size_t kNpos = std::string_view::npos;
+
+// White space as the tokenizer sees it (a CR is read as a line feed).
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// `name` lower-cased into `buf` (at most 16 bytes), or empty if longer.
+std::string_view lower_name(std::string_view name, char (&buf)[16]) {
+  if (name.size() > sizeof buf) return {};
+  for (std::size_t i = 0; i < name.size(); ++i) buf[i] = ascii_lower(name[i]);
+  return {buf, name.size()};
+}
+
+bool in_sorted(std::string_view name, const std::string_view* begin, const std::string_view* end) {
+  return std::binary_search(begin, end, name);
+}
+
+// Layout elements: no attribute of theirs changes how the tree is built
+// (unlike formatting elements, <input>, <html>, <body>, <font>), and the
+// scan reads only kReadAttributes of them.
+bool is_layout_tag(std::string_view lower) {
+  static constexpr std::string_view kTags[] = {
+      "blockquote", "br",    "center", "col",   "colgroup", "div",   "h1",   "h2", "h3", "h4",
+      "h5",         "h6",    "hr",     "img",   "li",       "link",  "meta", "ol", "p",  "span",
+      "table",      "tbody", "td",     "tfoot", "th",       "thead", "tr",   "ul"};
+  return in_sorted(lower, std::begin(kTags), std::end(kTags));
+}
+
+// What the scan reads of a layout element (html_scan.cc: Scanner::enter and
+// revealed_by_media_query).
+bool is_read_attribute(std::string_view lower) {
+  static constexpr std::string_view kNames[] = {"background", "bgcolor", "class",
+                                                "hidden",     "id",      "style"};
+  return in_sorted(lower, std::begin(kNames), std::end(kNames));
+}
+
+// Start tags after which the tokenizer reads text until their end tag.
+bool is_raw_text_tag(std::string_view lower) {
+  static constexpr std::string_view kTags[] = {"iframe",   "noembed", "noframes", "style",
+                                               "textarea", "title",   "xmp"};
+  return in_sorted(lower, std::begin(kTags), std::end(kTags));
+}
+
+// Start tags after which the tokenizer's state depends on more than this
+// reading follows (script data, foreign content, select and frameset
+// modes, plain text): nothing after them is compacted.
+bool is_stop_tag(std::string_view lower) {
+  static constexpr std::string_view kTags[] = {"frameset",  "listing", "math",   "noscript",
+                                               "plaintext", "script",  "select", "svg"};
+  return in_sorted(lower, std::begin(kTags), std::end(kTags));
+}
+
+struct Attribute {
+  std::size_t space_start;  // the white space before its name
+  std::size_t name_start, name_end;
+  std::size_t end;  // after its value (or its name, if it has none)
+};
+
+// Reads the attributes of a tag from `i` (just after its name) as the
+// HTML tokenizer does, calling on_attribute(Attribute) for each. Returns
+// the position after the tag's '>', or kNpos if the input ends first.
+template <typename F>
+std::size_t read_attributes(std::string_view h, std::size_t i, F&& on_attribute) {
+  const std::size_t n = h.size();
+  while (true) {
+    const std::size_t space_start = i;
+    while (i < n && is_space(h[i])) ++i;
+    if (i >= n) return kNpos;
+    if (h[i] == '>') return i + 1;
+    if (h[i] == '/') {  // self-closing, or read again as before a name
+      ++i;
+      if (i < n && h[i] == '>') return i + 1;
+      continue;
+    }
+    Attribute a{space_start, i, 0, 0};
+    ++i;  // the first character belongs to the name, whatever it is
+    while (i < n && !is_space(h[i]) && h[i] != '/' && h[i] != '>' && h[i] != '=') ++i;
+    a.name_end = a.end = i;
+    std::size_t j = i;
+    while (j < n && is_space(h[j])) ++j;
+    if (j >= n) return kNpos;
+    if (h[j] == '=') {
+      ++j;
+      while (j < n && is_space(h[j])) ++j;
+      if (j >= n) return kNpos;
+      if (h[j] == '"' || h[j] == '\'') {
+        const std::size_t close = h.find(h[j], j + 1);
+        if (close == kNpos) return kNpos;
+        a.end = close + 1;
+      } else if (h[j] == '>') {
+        a.end = j;  // no value: the tag ends here
+      } else {
+        while (j < n && !is_space(h[j]) && h[j] != '>') ++j;
+        if (j >= n) return kNpos;
+        a.end = j;
+      }
+      i = a.end;
+    }
+    on_attribute(a);
+  }
+}
+
+// The position of the end tag closing raw text or RCDATA opened by
+// `lower` ("</style" followed by white space, '/' or '>'), or kNpos.
+std::size_t find_end_tag(std::string_view h, std::size_t from, std::string_view lower) {
+  while ((from = h.find("</", from)) != kNpos) {
+    const std::size_t after = from + 2 + lower.size();
+    if (after < h.size() && equals_ci(h.substr(from + 2, lower.size()), lower) &&
+        (is_space(h[after]) || h[after] == '/' || h[after] == '>')) {
+      return from;
+    }
+    from += 2;
+  }
+  return kNpos;
+}
+
+// The end of a comment starting at `i` ("<!--"), or kNpos.
+std::size_t comment_end(std::string_view h, std::size_t i) {
+  std::size_t b = i + 4;
+  if (b < h.size() && h[b] == '>') return b + 1;                         // <!-->
+  if (b + 1 < h.size() && h[b] == '-' && h[b + 1] == '>') return b + 2;  // <!--->
+  while ((b = h.find("--", b)) != kNpos) {
+    if (b + 2 < h.size() && h[b + 2] == '>') return b + 3;                     // -->
+    if (b + 3 < h.size() && h[b + 2] == '!' && h[b + 3] == '>') return b + 4;  // --!>
+    ++b;
+  }
+  return kNpos;
+}
+
+// How far the scan looks past a named character reference to tell where it
+// ends (html_scan.cc, align_text: 24 bytes), with room to spare.
+constexpr std::size_t kReferenceLookahead = 32;
+
+// Runs of white space in text [from, to) beyond their first character
+// (the parser keeps them all, the scan reads one), appended to `out`. Not
+// a run shortly after a '&': what follows a character reference stays as
+// written.
+void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
+                      std::vector<std::pair<std::size_t, std::size_t>>& out) {
+  std::size_t amp = kNpos;  // the last '&' seen
+  for (std::size_t k = from; k + 1 < to; ++k) {
+    if (h[k] == '&') amp = k;
+    if (!is_space(h[k]) || !is_space(h[k + 1])) continue;
+    std::size_t e = k + 2;
+    while (e < to && is_space(h[e])) ++e;
+    if (amp == kNpos || k - amp > kReferenceLookahead) {
+      const std::size_t back = k > kReferenceLookahead ? k - kReferenceLookahead : 0;
+      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) out.emplace_back(k + 1, e);
+    }
+    k = e - 1;
+  }
+}
+
+// The byte ranges of `h` that can be left out, in order.
+std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const std::size_t n = h.size();
+  std::size_t i = 0;
+  std::size_t text = 0;  // where the text before the next '<' starts
+  while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
+    const char c = h[i + 1];
+    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) white_space_runs(h, text, i, out);
+    if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
+      i = comment_end(h, i);
+    } else if (c == '!' || c == '?') {  // doctype or bogus comment
+      i = h.find('>', i + 2);
+      if (i != kNpos) ++i;
+    } else if (c == '/') {
+      if (i + 2 < n && is_alpha(h[i + 2])) {
+        std::size_t e = i + 3;
+        while (e < n && !is_space(h[e]) && h[e] != '/' && h[e] != '>') ++e;
+        i = read_attributes(h, e, [](const Attribute&) {});
+      } else if (i + 2 < n && h[i + 2] == '>') {
+        i += 3;
+      } else {
+        i = h.find('>', i + 2);
+        if (i != kNpos) ++i;
+      }
+    } else if (is_alpha(c)) {
+      std::size_t e = i + 2;
+      while (e < n && !is_space(h[e]) && h[e] != '/' && h[e] != '>') ++e;
+      char buf[16];
+      const std::string_view name = lower_name(h.substr(i + 1, e - i - 1), buf);
+      const bool layout = is_layout_tag(name);
+      const std::size_t first = out.size();
+      i = read_attributes(h, e, [&](const Attribute& a) {
+        if (!layout || a.space_start == a.name_start || h[a.space_start - 1] == '/') return;
+        if (a.end < n && !is_space(h[a.end]) && h[a.end] != '/' && h[a.end] != '>') return;
+        char abuf[16];
+        const std::string_view an =
+            lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
+        if (!an.empty() && is_read_attribute(an)) return;
+        const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
+        if (all.find_first_of("<>") != kNpos) return;
+        out.emplace_back(a.space_start, a.end);
+      });
+      if (i == kNpos) {
+        out.resize(first);  // an unfinished tag is dropped by the parser: left as it is
+        return out;
+      }
+      if (is_stop_tag(name)) return out;
+      if (is_raw_text_tag(name)) {
+        i = find_end_tag(h, i, name);
+      } else if (name == "pre" && i < n && (h[i] == '\n' || h[i] == '\r')) {
+        // The line break the parser drops after <pre> stays as written.
+        i += h.compare(i, 2, "\r\n") == 0 ? 2 : 1;
+      }
+    } else {
+      ++i;  // a '<' of the text
+      continue;
+    }
+    if (i == kNpos) return out;
+    text = i;
+  }
+  white_space_runs(h, text, n, out);
+  return out;
+}
+
+}  // namespace
+
+bool CompactHtml::build(std::string_view html) {
+  text_.clear();
+  cuts_.clear();
+  if (!is_valid_utf8(html)) return false;
+  const auto ranges = removable(html);
+  if (ranges.empty()) return false;
+  text_.reserve(html.size());
+  std::size_t from = 0, shift = 0;
+  for (const auto& [s, e] : ranges) {
+    text_.append(html.substr(from, s - from));
+    shift += e - s;
+    cuts_.push_back({text_.size(), shift});
+    from = e;
+  }
+  text_.append(html.substr(from));
+  return true;
+}
+
+std::size_t CompactHtml::to_source(std::size_t pos) const {
+  auto it = std::upper_bound(cuts_.begin(), cuts_.end(), pos,
+                             [](std::size_t p, const Cut& c) { return p < c.at; });
+  return it == cuts_.begin() ? pos : pos + std::prev(it)->shift;
+}
+
+void CompactHtml::Cursor::seek(std::size_t pos) {
+  const auto next = std::upper_bound(cuts_.begin(), cuts_.end(), pos,
+                                     [](std::size_t p, const Cut& c) { return p < c.at; });
+  low_ = next == cuts_.begin() ? 0 : std::prev(next)->at;
+  shift_ = next == cuts_.begin() ? 0 : std::prev(next)->shift;
+  high_ = next == cuts_.end() ? static_cast<std::size_t>(-1) : next->at;
+}
+
+}  // namespace scamcheck::internal
