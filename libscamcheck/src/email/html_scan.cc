@@ -795,69 +795,6 @@ void Scanner::run(const GumboNode* root) {
   close_hidden_block();
 }
 
-// Elements whose end tag may be left out: they never nest by accident.
-// Called for every tag of a part: one lower-casing and a binary search.
-bool closes_itself(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "area",   "base",  "body",     "br",     "caption", "col",   "colgroup", "dd",     "dt",
-      "embed",  "frame", "head",     "hr",     "html",    "img",   "input",    "keygen", "li",
-      "link",   "meta",  "optgroup", "option", "p",       "param", "rb",       "rp",     "rt",
-      "source", "tbody", "td",       "tfoot",  "th",      "thead", "tr",       "track",  "wbr"};
-  constexpr std::size_t kLongest = 8;  // "colgroup", "optgroup"
-  if (name.empty() || name.size() > kLongest) return false;
-  char lower[kLongest];
-  for (std::size_t i = 0; i < name.size(); ++i) lower[i] = ascii_lower(name[i]);
-  return std::binary_search(std::begin(kNames), std::end(kNames),
-                            std::string_view(lower, name.size()));
-}
-
-// Gumbo's tree building is quadratic in the nesting depth (each tag looks
-// through the stack of open elements): 64 KB of "<div>" takes 200 ms.
-// Legitimate mail nests a few dozen levels. Past kMaxNesting open elements
-// (a cheap estimate from the tags alone), further start tags are blanked
-// out in a copy of the same length, so every offset still points into
-// `html`; their text stays visible.
-constexpr int kMaxNesting = 400;
-
-std::string_view limit_nesting(std::string_view html, std::string& copy) {
-  int depth = 0;
-  std::size_t i = 0;
-  bool defusing = false;
-  while ((i = html.find('<', i)) != std::string_view::npos) {
-    if (html.compare(i, 4, "<!--") == 0) {
-      std::size_t e = html.find("-->", i + 4);
-      if (e == std::string_view::npos) break;
-      i = e + 3;
-      continue;
-    }
-    bool end_tag = i + 1 < html.size() && html[i + 1] == '/';
-    std::size_t n = i + (end_tag ? 2 : 1);
-    std::size_t name_end = n;
-    while (name_end < html.size() && is_alnum(html[name_end])) ++name_end;
-    if (name_end == n ||
-        !((html[n] >= 'a' && html[n] <= 'z') || (html[n] >= 'A' && html[n] <= 'Z'))) {
-      ++i;
-      continue;
-    }
-    std::size_t close = html.find('>', name_end);
-    if (close == std::string_view::npos) break;
-    std::string_view name = html.substr(n, name_end - n);
-    if (end_tag) {
-      if (depth > 0 && !closes_itself(name)) --depth;
-    } else if (!closes_itself(name) && html[close - 1] != '/') {
-      if (++depth > kMaxNesting) {
-        if (!defusing) {
-          copy.assign(html);
-          defusing = true;
-        }
-        for (std::size_t k = i; k <= close; ++k) copy[k] = ' ';
-      }
-    }
-    i = close + 1;
-  }
-  return defusing ? std::string_view(copy) : html;
-}
-
 bool is_web_or_script_link(std::string_view href) {
   if (href.size() >= 2 && href[0] == '/' && href[1] == '/') return true;
   if (href.size() >= 4 && equals_ci(href.substr(0, 4), "www.")) return true;
