@@ -22,43 +22,86 @@ std::string_view lower_name(std::string_view name, char (&buf)[16]) {
   return {buf, name.size()};
 }
 
-bool in_sorted(std::string_view name, const std::string_view* begin, const std::string_view* end) {
-  return std::binary_search(begin, end, name);
+enum class TagKind {
+  kOther,
+  // Layout elements: no attribute of theirs changes how the tree is built
+  // (unlike formatting elements, <input>, <html>, <body>, <font>), and the
+  // scan reads only some of them (is_read_attribute).
+  kLayout,
+  kRawText,  // the tokenizer reads text until the end tag
+  // The tokenizer's state depends on more than this reading follows
+  // (script data, foreign content, select and frameset modes, plain text,
+  // a line break dropped after <listing>): nothing after them is compacted.
+  kStop,
+};
+
+// A lower-case tag name's kind; called for every start tag of a part.
+TagKind kind_of(std::string_view t) {
+  switch (t.size()) {
+    case 1:
+      return t == "p" ? TagKind::kLayout : TagKind::kOther;
+    case 2:
+      return t == "td" || t == "tr" || t == "br" || t == "th" || t == "li" || t == "hr" ||
+                     t == "ul" || t == "ol" || (t[0] == 'h' && t[1] >= '1' && t[1] <= '6')
+                 ? TagKind::kLayout
+                 : TagKind::kOther;
+    case 3:
+      if (t == "div" || t == "img" || t == "col") return TagKind::kLayout;
+      if (t == "xmp") return TagKind::kRawText;
+      return t == "svg" ? TagKind::kStop : TagKind::kOther;
+    case 4:
+      if (t == "span" || t == "meta" || t == "link") return TagKind::kLayout;
+      return t == "math" ? TagKind::kStop : TagKind::kOther;
+    case 5:
+      if (t == "table" || t == "tbody" || t == "thead" || t == "tfoot") return TagKind::kLayout;
+      return t == "style" || t == "title" ? TagKind::kRawText : TagKind::kOther;
+    case 6:
+      if (t == "center") return TagKind::kLayout;
+      if (t == "iframe") return TagKind::kRawText;
+      return t == "script" || t == "select" ? TagKind::kStop : TagKind::kOther;
+    case 7:
+      if (t == "noembed") return TagKind::kRawText;
+      return t == "listing" ? TagKind::kStop : TagKind::kOther;
+    case 8:
+      if (t == "colgroup") return TagKind::kLayout;
+      if (t == "textarea" || t == "noframes") return TagKind::kRawText;
+      return t == "frameset" || t == "noscript" ? TagKind::kStop : TagKind::kOther;
+    case 9:
+      return t == "plaintext" ? TagKind::kStop : TagKind::kOther;
+    case 10:
+      return t == "blockquote" ? TagKind::kLayout : TagKind::kOther;
+    default:
+      return TagKind::kOther;
+  }
 }
 
-// Layout elements: no attribute of theirs changes how the tree is built
-// (unlike formatting elements, <input>, <html>, <body>, <font>), and the
-// scan reads only kReadAttributes of them.
-bool is_layout_tag(std::string_view lower) {
-  static constexpr std::string_view kTags[] = {
-      "blockquote", "br",    "center", "col",   "colgroup", "div",   "h1",   "h2", "h3", "h4",
-      "h5",         "h6",    "hr",     "img",   "li",       "link",  "meta", "ol", "p",  "span",
-      "table",      "tbody", "td",     "tfoot", "th",       "thead", "tr",   "ul"};
-  return in_sorted(lower, std::begin(kTags), std::end(kTags));
+// What the scan reads of a layout element (html_scan.cc: Scanner::enter;
+// class and id only for a <style> with "@media", revealed_by_media_query).
+bool is_read_attribute(std::string_view a, bool media) {
+  switch (a.size()) {
+    case 2:
+      return media && a == "id";
+    case 5:
+      return a == "style" || (media && a == "class");
+    case 6:
+      return a == "hidden";
+    case 7:
+      return a == "bgcolor";
+    case 10:
+      return a == "background";
+    default:
+      return false;
+  }
 }
 
-// What the scan reads of a layout element (html_scan.cc: Scanner::enter and
-// revealed_by_media_query).
-bool is_read_attribute(std::string_view lower) {
-  static constexpr std::string_view kNames[] = {"background", "bgcolor", "class",
-                                                "hidden",     "id",      "style"};
-  return in_sorted(lower, std::begin(kNames), std::end(kNames));
-}
-
-// Start tags after which the tokenizer reads text until their end tag.
-bool is_raw_text_tag(std::string_view lower) {
-  static constexpr std::string_view kTags[] = {"iframe",   "noembed", "noframes", "style",
-                                               "textarea", "title",   "xmp"};
-  return in_sorted(lower, std::begin(kTags), std::end(kTags));
-}
-
-// Start tags after which the tokenizer's state depends on more than this
-// reading follows (script data, foreign content, select and frameset
-// modes, plain text): nothing after them is compacted.
-bool is_stop_tag(std::string_view lower) {
-  static constexpr std::string_view kTags[] = {"frameset",  "listing", "math",   "noscript",
-                                               "plaintext", "script",  "select", "svg"};
-  return in_sorted(lower, std::begin(kTags), std::end(kTags));
+// Whether a <style> of `h` may hold "@media": `h` does, in any case, or it
+// has foreign content (<svg>, <math>), whose style text decodes character
+// references.
+bool mentions_media(std::string_view h) {
+  for (std::size_t at = h.find('@'); at != kNpos; at = h.find('@', at + 1)) {
+    if (equals_ci(h.substr(at + 1, 5), "media")) return true;
+  }
+  return contains_ci(h, "<svg") || contains_ci(h, "<math");
 }
 
 struct Attribute {
@@ -150,7 +193,10 @@ void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
                       std::vector<std::pair<std::size_t, std::size_t>>& out) {
   std::size_t amp = kNpos;  // the last '&' seen
   for (std::size_t k = from; k + 1 < to; ++k) {
-    if (h[k] == '&') amp = k;
+    if (h[k] > ' ') {  // most bytes: no white space
+      if (h[k] == '&') amp = k;
+      continue;
+    }
     if (!is_space(h[k]) || !is_space(h[k + 1])) continue;
     std::size_t e = k + 2;
     while (e < to && is_space(h[e])) ++e;
@@ -166,6 +212,7 @@ void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
 std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
   std::vector<std::pair<std::size_t, std::size_t>> out;
   const std::size_t n = h.size();
+  const bool media = mentions_media(h);
   std::size_t i = 0;
   std::size_t text = 0;  // where the text before the next '<' starts
   while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
@@ -192,7 +239,8 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
       while (e < n && !is_space(h[e]) && h[e] != '/' && h[e] != '>') ++e;
       char buf[16];
       const std::string_view name = lower_name(h.substr(i + 1, e - i - 1), buf);
-      const bool layout = is_layout_tag(name);
+      const TagKind kind = kind_of(name);
+      const bool layout = kind == TagKind::kLayout;
       const std::size_t first = out.size();
       i = read_attributes(h, e, [&](const Attribute& a) {
         if (!layout || a.space_start == a.name_start || h[a.space_start - 1] == '/') return;
@@ -200,7 +248,7 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
         char abuf[16];
         const std::string_view an =
             lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
-        if (!an.empty() && is_read_attribute(an)) return;
+        if (!an.empty() && is_read_attribute(an, media)) return;
         const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
         if (all.find_first_of("<>") != kNpos) return;
         out.emplace_back(a.space_start, a.end);
@@ -209,8 +257,8 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
         out.resize(first);  // an unfinished tag is dropped by the parser: left as it is
         return out;
       }
-      if (is_stop_tag(name)) return out;
-      if (is_raw_text_tag(name)) {
+      if (kind == TagKind::kStop) return out;
+      if (kind == TagKind::kRawText) {
         i = find_end_tag(h, i, name);
       } else if (name == "pre" && i < n && (h[i] == '\n' || h[i] == '\r')) {
         // The line break the parser drops after <pre> stays as written.

@@ -62,7 +62,11 @@ void same_scan(const std::string& html) {
 TEST_CASE("the copy leaves out unread attributes of layout tags and runs of white space") {
   CHECK(compacted("<table width=\"600\" cellpadding=0 style=\"color:red\"><tr><td align=left "
                   "class=x>Hi</td></tr></table>") ==
-        "<table style=\"color:red\"><tr><td class=x>Hi</td></tr></table>");
+        "<table style=\"color:red\"><tr><td>Hi</td></tr></table>");
+  // Classes and ids are read when a style sheet may reveal hidden content.
+  CHECK(compacted("<style>@media (max-width:600px){.x{display:block}}</style><td align=left "
+                  "class=x id=y>Hi</td>") ==
+        "<style>@media (max-width:600px){.x{display:block}}</style><td class=x id=y>Hi</td>");
   CHECK(compacted("<img src=\"http://e.example/p.gif\" width=1 height=1 alt=\"\">") == "<img>");
   CHECK(compacted("<p>\n      Hello\n\n   world   </p>") == "<p>\nHello\nworld </p>");
   // Kept: formatting elements, inputs and forms, body, anchors.
@@ -137,6 +141,8 @@ TEST_CASE("the scan of the copy is the scan of the source") {
                                              "</p>",
                                              "<!-- c  -->",
                                              "<style> td { } </style>",
+                                             "<style>@media x{.c{display:block}}</style>",
+                                             "<div class=c style=\"display:none\">",
                                              "<pre>",
                                              "</pre>",
                                              "<listing>",
