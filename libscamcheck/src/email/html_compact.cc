@@ -101,7 +101,14 @@ bool mentions_media(std::string_view h) {
   for (std::size_t at = h.find('@'); at != kNpos; at = h.find('@', at + 1)) {
     if (equals_ci(h.substr(at + 1, 5), "media")) return true;
   }
-  return contains_ci(h, "<svg") || contains_ci(h, "<math");
+  for (std::size_t at = h.find('<'); at != kNpos; at = h.find('<', at + 1)) {
+    const char c = ascii_lower(at + 1 < h.size() ? h[at + 1] : ' ');
+    if ((c == 's' && equals_ci(h.substr(at + 2, 2), "vg")) ||
+        (c == 'm' && equals_ci(h.substr(at + 2, 3), "ath"))) {
+      return true;
+    }
+  }
+  return false;
 }
 
 struct Attribute {
