@@ -226,7 +226,14 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
     const char c = h[i + 1];
     if (c == '!' || c == '?' || c == '/' || is_alpha(c)) white_space_runs(h, text, i, out);
     if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
-      i = comment_end(h, i);
+      // A comment's text is not read (and a comment ends the text node
+      // before it): "<!---->" is left of it.
+      const std::size_t e = comment_end(h, i);
+      if (e != kNpos) {
+        const std::size_t body_end = e - (h[e - 2] == '!' ? 4 : 3);
+        if (body_end > i + 4) out.emplace_back(i + 4, body_end);
+      }
+      i = e;
     } else if (c == '!' || c == '?') {  // doctype or bogus comment
       i = h.find('>', i + 2);
       if (i != kNpos) ++i;

@@ -8,7 +8,8 @@
 //   <input>, <body>) is kept as written;
 // - a run of white space in text keeps its first character (the scan reads
 //   any run as one space; newsletters indent their markup deeply).
-// Comments, raw text (<style>, <title>, <textarea>, ...) and everything
+// - a comment's text is left out ("<!---->" stays).
+// Raw text (<style>, <title>, <textarea>, ...) and everything
 // after a tag that puts the tokenizer in a state not followed here
 // (<script>, <svg>, <select>, ...) stay as written. A map takes each
 // position in the copy back to the source, so every range the scan reports

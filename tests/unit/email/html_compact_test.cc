@@ -81,11 +81,10 @@ TEST_CASE("the copy leaves out unread attributes of layout tags and runs of whit
                                  "<img src=\"x\"alt=y>", "<img src=x"}) {
     CHECK(compacted(kept) == kept);
   }
-  // Comments and raw text as written; nothing after <script>.
+  // Comments without their text; raw text as written; nothing after <script>.
   CHECK(compacted("<!-- <img src=x>  --><style>  td  { }</style><title>  a  </title>"
-                  "<img src=x>") ==
-        "<!-- <img src=x>  --><style>  td  { }</style><title>  a  "
-        "</title><img>");
+                  "<img src=x><!--x--!><!-->") ==
+        "<!----><style>  td  { }</style><title>  a  </title><img><!----!><!-->");
   CHECK(compacted("<img src=x><script>  a  </script>  <img src=y>") ==
         "<img><script>  a  </script>  <img src=y>");
   // Positions map back to the source.
@@ -140,6 +139,10 @@ TEST_CASE("the scan of the copy is the scan of the source") {
                                              "<p>",
                                              "</p>",
                                              "<!-- c  -->",
+                                             "<!-- <p> -- > --!> <b>",
+                                             "<!--[if mso]><table width=1><![endif]-->",
+                                             "<!--->",
+                                             "<!---->",
                                              "<style> td { } </style>",
                                              "<style>@media x{.c{display:block}}</style>",
                                              "<div class=c style=\"display:none\">",
