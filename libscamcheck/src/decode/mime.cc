@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -264,10 +263,26 @@ void collect_headers(GMimeObject* root, GMimeParserOptions* options, ParsedEmail
     h.value = decode_header_value(g_mime_header_get_raw_value(header), options);
     out.headers.push_back(std::move(h));
   }
-  // Occurrence numbers per case-insensitive name.
-  std::unordered_map<std::string, int> seen;
-  for (auto& h : out.headers) h.occurrence = ++seen[lower_ascii(h.name)];
-  for (auto& h : out.headers) h.count = seen[lower_ascii(h.name)];
+  // Occurrence numbers per case-insensitive name: the headers in order of
+  // their lower-cased names (stable: in message order within a name).
+  const std::size_t n = out.headers.size();
+  std::vector<std::string> lower(n);
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lower[i] = lower_ascii(out.headers[i].name);
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return lower[a] < lower[b]; });
+  for (std::size_t first = 0; first < n;) {
+    std::size_t end = first + 1;
+    while (end < n && lower[order[end]] == lower[order[first]]) ++end;
+    for (std::size_t k = first; k < end; ++k) {
+      out.headers[order[k]].occurrence = static_cast<int>(k - first + 1);
+      out.headers[order[k]].count = static_cast<int>(end - first);
+    }
+    first = end;
+  }
 }
 
 // Files whose text matters to the attachment checks (HTML with forms).
