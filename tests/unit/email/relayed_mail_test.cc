@@ -74,6 +74,30 @@ TEST_CASE("form_relay_link: a form's notification whose message links to another
   CHECK(email.parts.front().text.substr(f->start, f->end - f->start) == "https://payout.example/x");
 }
 
+TEST_CASE("form_relay_link: a form named in any case and language, with two fields") {
+  for (const std::string subject :
+       {"NEW SUBMISSION", "Nuovo messaggio dal Modulo di contatto", "お問い合わせがありました",
+        "Kontaktformular", "Formulário de contato", "Someone Submitted The Form"}) {
+    const ParsedEmail email = parse(
+        "From: Corner Bakery <forms@corner-bakery.example>\r\n"
+        "Subject: " +
+        subject +
+        "\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "Email: someone@example.org\r\n"
+        "Message: Your 0.5 BTC is ready at https://payout.example/x\r\n");
+    Findings findings;
+    check_relayed_mail(email, "corner-bakery.example", {}, findings);
+    CHECK_MESSAGE(find_key(findings, "form_relay_link") != nullptr, subject);
+  }
+  const ParsedEmail plain = parse(
+      "From: Corner Bakery <forms@corner-bakery.example>\r\n"
+      "Subject: Fresh rolls\r\n\r\nEmail: someone@example.org\r\n"
+      "Message: Your 0.5 BTC is ready at https://payout.example/x\r\n");
+  Findings findings;
+  check_relayed_mail(plain, "corner-bakery.example", {}, findings);
+  CHECK(find_key(findings, "form_relay_link") == nullptr);
+}
+
 TEST_CASE("form_relay_link: the sender's own site and the form software's lines do not count") {
   const ParsedEmail email =
       parse(kFormHead +
