@@ -244,10 +244,9 @@ bool needs_rfc2047_decoding(std::string_view text) {
 // words comes out of g_mime_utils_header_decode_text unchanged, so the call
 // is skipped for it (most headers; it is the costliest step here).
 std::string decode_header_value(const char* raw, GMimeParserOptions* options) {
-  GCharPtr unfolded(g_mime_utils_header_unfold(raw != nullptr ? raw : ""));
-  if (unfolded == nullptr) return {};
-  if (!needs_rfc2047_decoding(unfolded.get())) return std::string(unfolded.get());
-  GCharPtr decoded(g_mime_utils_header_decode_text(options, unfolded.get()));
+  std::string unfolded = unfold_header_value(raw != nullptr ? raw : "");
+  if (!needs_rfc2047_decoding(unfolded)) return unfolded;
+  GCharPtr decoded(g_mime_utils_header_decode_text(options, unfolded.c_str()));
   return make_valid_utf8(decoded != nullptr ? decoded.get() : "");
 }
 
@@ -441,6 +440,24 @@ std::vector<const EmailHeader*> ParsedEmail::find(std::string_view name) const {
     if (equals_ci(h.name, name)) found.push_back(&h);
   }
   return found;
+}
+
+std::string unfold_header_value(std::string_view raw) {
+  auto lwsp = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  std::size_t start = 0, end = raw.size();
+  while (start < end && lwsp(raw[start])) ++start;
+  while (end > start && lwsp(raw[end - 1])) --end;
+  raw = raw.substr(start, end - start);
+  std::string out;
+  out.reserve(raw.size());
+  std::size_t from = 0;
+  for (std::size_t at = raw.find_first_of("\r\n"); at != std::string_view::npos;
+       at = raw.find_first_of("\r\n", from)) {
+    out.append(raw.substr(from, at - from));
+    from = at + 1;
+  }
+  out.append(raw.substr(from));
+  return out;
 }
 
 Result<ParsedEmail> parse_email(std::string_view raw) {
