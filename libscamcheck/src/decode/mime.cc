@@ -447,16 +447,10 @@ std::string unfold_header_value(std::string_view raw) {
   std::size_t start = 0, end = raw.size();
   while (start < end && lwsp(raw[start])) ++start;
   while (end > start && lwsp(raw[end - 1])) --end;
-  raw = raw.substr(start, end - start);
-  std::string out;
-  out.reserve(raw.size());
-  std::size_t from = 0;
-  for (std::size_t at = raw.find_first_of("\r\n"); at != std::string_view::npos;
-       at = raw.find_first_of("\r\n", from)) {
-    out.append(raw.substr(from, at - from));
-    from = at + 1;
-  }
-  out.append(raw.substr(from));
+  std::string out(raw.substr(start, end - start));
+  // Most values are one line: nothing to remove.
+  const auto line_break = [](char c) { return c == '\r' || c == '\n'; };
+  out.erase(std::remove_if(out.begin(), out.end(), line_break), out.end());
   return out;
 }
 
