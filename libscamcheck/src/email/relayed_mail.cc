@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 
 #include "email/email_checks.h"
@@ -72,27 +73,21 @@ const std::string& lowered(std::string_view text) {
   return buffer;
 }
 
-// Whether `text` holds "form", "submi", "modulo" (in any case) or
-// "お問い合わせ": each phrase of names_a_form() has one of them. Most lines
-// have none, and this is a byte-by-byte look instead of seventeen searches.
-bool may_name_a_form(std::string_view text) {
+// Whether `text` holds one of `needles` (ASCII in lower case, other bytes
+// as they are) in any ASCII case: a look at each byte, no copy. Most lines
+// of a mail hold none of the words a check looks for, and this tells so
+// before the check lower-cases the line and searches it for each phrase.
+bool contains_any_ci(std::string_view text, std::initializer_list<std::string_view> needles) {
+  std::array<bool, 256> first{};
+  for (std::string_view n : needles) {
+    first[static_cast<unsigned char>(n[0])] = true;
+    const char c = n[0];
+    first[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] = true;
+  }
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const std::string_view rest = text.substr(i);
-    switch (static_cast<char>(text[i] | 0x20)) {
-      case 'f':
-        if (starts_with_ci(rest, "form")) return true;
-        break;
-      case 's':
-        if (starts_with_ci(rest, "submi")) return true;
-        break;
-      case 'm':
-        if (starts_with_ci(rest, "modulo")) return true;
-        break;
-      case '\xE3':
-        if (rest.substr(0, 18) == "お問い合わせ") return true;
-        break;
-      default:
-        break;
+    if (!first[static_cast<unsigned char>(text[i])]) continue;
+    for (std::string_view n : needles) {
+      if (starts_with_ci(text.substr(i), n)) return true;
     }
   }
   return false;
@@ -100,7 +95,8 @@ bool may_name_a_form(std::string_view text) {
 
 // Words by which a form's notification says what it is.
 bool names_a_form(std::string_view text) {
-  if (!may_name_a_form(text)) return false;
+  // Each phrase below holds one of these.
+  if (!contains_any_ci(text, {"form", "submi", "modulo", "お問い合わせ"})) return false;
   static constexpr std::array<std::string_view, 17> kPhrases = {
       "contact form",           "form submission",       "new submission",
       "submitted the form",     "submitted a form",      "form on",
@@ -138,9 +134,12 @@ bool is_forward_marker(std::string_view line) {
       "weitergeleitete nachricht", "ursprüngliche nachricht", "message transféré",
       "message d'origine",         "mensaje reenviado",       "mensaje original",
       "messaggio inoltrato",       "doorgestuurd bericht",    "mensagem encaminhada"};
-  const std::string& lower = lowered(line);
-  for (std::string_view m : kMarkers) {
-    if (lower.find(m) != std::string::npos) return true;
+  // Each marker holds one of these.
+  if (contains_any_ci(line, {"mess", "mensa", "nachricht", "bericht"})) {
+    const std::string& lower = lowered(line);
+    for (std::string_view m : kMarkers) {
+      if (lower.find(m) != std::string::npos) return true;
+    }
   }
   // An Outlook separator: a line of underscores.
   return line.size() >= 20 && line.find_first_not_of('_') == std::string_view::npos;

@@ -60,6 +60,18 @@ TEST_CASE("find_forwarded: a marker or a header block, and the inner sender's do
 
   Forwarded none = find_forwarded("From: the office, with love\nSee you soon.\n");
   CHECK_FALSE(none.found);
+
+  // Markers in other languages and cases; a From line with no marker and
+  // no header lines after it is not a forwarded message.
+  for (const std::string marker :
+       {"-------- Ursprüngliche Nachricht --------", "----- MENSAJE ORIGINAL -----",
+        "Doorgestuurd bericht", "---- Messaggio inoltrato ----", "Mensagem encaminhada"}) {
+    const Forwarded f =
+        find_forwarded("Siehe unten.\n\n" + marker + "\nVon: Bank <a@bank-review.example>\n");
+    CHECK_MESSAGE(f.found, marker);
+    CHECK(f.sender_domain == "bank-review.example");
+  }
+  CHECK_FALSE(find_forwarded("Hello\nVon: Bank <a@bank-review.example>\n").found);
 }
 
 TEST_CASE("form_relay_link: a form's notification whose message links to another site") {
