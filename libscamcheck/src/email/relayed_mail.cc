@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <optional>
 
@@ -78,16 +79,22 @@ const std::string& lowered(std::string_view text) {
 // of a mail hold none of the words a check looks for, and this tells so
 // before the check lower-cases the line and searches it for each phrase.
 bool contains_any_ci(std::string_view text, std::initializer_list<std::string_view> needles) {
-  std::array<bool, 256> first{};
+  std::array<std::uint8_t, 256> starts{};  // bit k: needle k starts with this byte
+  unsigned k = 0;
   for (std::string_view n : needles) {
-    first[static_cast<unsigned char>(n[0])] = true;
     const char c = n[0];
-    first[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] = true;
+    starts[static_cast<unsigned char>(c)] |= static_cast<std::uint8_t>(1U << k);
+    starts[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |=
+        static_cast<std::uint8_t>(1U << k);
+    ++k;
   }
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (!first[static_cast<unsigned char>(text[i])]) continue;
+    const unsigned bits = starts[static_cast<unsigned char>(text[i])];
+    if (bits == 0) continue;
+    k = 0;
     for (std::string_view n : needles) {
-      if (starts_with_ci(text.substr(i), n)) return true;
+      if ((bits >> k & 1U) != 0 && starts_with_ci(text.substr(i), n)) return true;
+      ++k;
     }
   }
   return false;
