@@ -447,10 +447,23 @@ std::string unfold_header_value(std::string_view raw) {
   std::size_t start = 0, end = raw.size();
   while (start < end && lwsp(raw[start])) ++start;
   while (end > start && lwsp(raw[end - 1])) --end;
-  std::string out(raw.substr(start, end - start));
-  // Most values are one line: nothing to remove.
-  const auto line_break = [](char c) { return c == '\r' || c == '\n'; };
-  out.erase(std::remove_if(out.begin(), out.end(), line_break), out.end());
+  raw = raw.substr(start, end - start);
+  std::string out;
+  out.reserve(raw.size());
+  // Line by line (a search for each line break, not a test of each byte).
+  for (std::size_t from = 0; from <= raw.size();) {
+    std::size_t nl = raw.find('\n', from);
+    if (nl == std::string_view::npos) nl = raw.size();
+    const std::string_view line = raw.substr(from, nl - from);
+    if (line.find('\r') == std::string_view::npos) {
+      out.append(line);
+    } else {
+      for (char c : line) {
+        if (c != '\r') out.push_back(c);
+      }
+    }
+    from = nl + 1;
+  }
   return out;
 }
 
