@@ -1,46 +1,29 @@
 #include "decode/charset.h"
 
-#include <unicode/ucnv.h>
-#include <unicode/ustring.h>
-
 #include <cstdint>
-#include <memory>
 
 namespace scamcheck::internal {
-namespace {
-
-using Converter = std::unique_ptr<UConverter, decltype(&ucnv_close)>;
-
-// ICU's "windows-1252" (ibm-5348) reads 0x81, 0x8D, 0x8F, 0x90 and 0x9D as
-// the C1 controls of the same value, which is what we promise. A converter
-// holds state, so each thread opens its own, once.
-UConverter* windows1252() {
-  thread_local const Converter converter = [] {
-    UErrorCode status = U_ZERO_ERROR;
-    return Converter(ucnv_open("windows-1252", &status), &ucnv_close);
-  }();
-  return converter.get();
-}
-
-}  // namespace
 
 std::string windows1252_to_utf8(std::string_view bytes) {
-  UConverter* converter = windows1252();
-  const auto size = static_cast<std::int32_t>(bytes.size());
-  // A single-byte charset: one UTF-16 unit per byte, at most three UTF-8
-  // bytes per unit.
-  std::u16string utf16(bytes.size() + 1, u'\0');
-  UErrorCode status = U_ZERO_ERROR;
-  const std::int32_t units =
-      ucnv_toUChars(converter, utf16.data(), static_cast<std::int32_t>(utf16.size()), bytes.data(),
-                    size, &status);
-  std::string out(3 * static_cast<std::size_t>(units) + 1, '\0');
-  std::int32_t length = 0;
-  u_strToUTF8(out.data(), static_cast<std::int32_t>(out.size()), &length, utf16.data(), units,
-              &status);
-  // Only a missing ICU data file could fail here; the bytes stay readable.
-  if (U_FAILURE(status)) return make_valid_utf8(bytes);
-  out.resize(static_cast<std::size_t>(length));
+  // 0x80..0x9F as Windows-1252 defines them; the five bytes it leaves
+  // undefined stay the C1 controls of the same value (as ICU's converter
+  // reads them). Every other byte is the code point of its value.
+  static constexpr char16_t kHigh[32] = {
+      0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+      0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+      0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+  std::string out;
+  out.reserve(bytes.size() + bytes.size() / 8);
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    std::size_t ascii = i;  // a run of ASCII, copied as it is
+    while (ascii < bytes.size() && static_cast<std::uint8_t>(bytes[ascii]) < 0x80) ++ascii;
+    out.append(bytes.substr(i, ascii - i));
+    if (ascii == bytes.size()) break;
+    const auto b = static_cast<std::uint8_t>(bytes[ascii]);
+    append_utf8(out, b < 0xA0 ? static_cast<char32_t>(kHigh[b - 0x80]) : static_cast<char32_t>(b));
+    i = ascii + 1;
+  }
   return out;
 }
 

@@ -13,8 +13,9 @@
 namespace scamcheck::internal {
 
 // Windows-1252 (the WHATWG reading of "iso-8859-1" and "us-ascii" with
-// 8-bit bytes) to UTF-8, with ICU's converter. Never fails: the five
-// undefined bytes map to the C1 controls of the same value, as in Latin-1.
+// 8-bit bytes) to UTF-8, byte by byte from a table (ASCII runs copied).
+// Never fails: the five undefined bytes map to the C1 controls of the same
+// value, as in Latin-1 (and in ICU's converter).
 std::string windows1252_to_utf8(std::string_view bytes);
 
 // Text without a usable charset: as is when it is valid UTF-8, otherwise

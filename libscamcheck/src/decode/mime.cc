@@ -7,7 +7,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -245,10 +244,9 @@ bool needs_rfc2047_decoding(std::string_view text) {
 // words comes out of g_mime_utils_header_decode_text unchanged, so the call
 // is skipped for it (most headers; it is the costliest step here).
 std::string decode_header_value(const char* raw, GMimeParserOptions* options) {
-  GCharPtr unfolded(g_mime_utils_header_unfold(raw != nullptr ? raw : ""));
-  if (unfolded == nullptr) return {};
-  if (!needs_rfc2047_decoding(unfolded.get())) return std::string(unfolded.get());
-  GCharPtr decoded(g_mime_utils_header_decode_text(options, unfolded.get()));
+  std::string unfolded = unfold_header_value(raw != nullptr ? raw : "");
+  if (!needs_rfc2047_decoding(unfolded)) return unfolded;
+  GCharPtr decoded(g_mime_utils_header_decode_text(options, unfolded.c_str()));
   return make_valid_utf8(decoded != nullptr ? decoded.get() : "");
 }
 
@@ -264,10 +262,26 @@ void collect_headers(GMimeObject* root, GMimeParserOptions* options, ParsedEmail
     h.value = decode_header_value(g_mime_header_get_raw_value(header), options);
     out.headers.push_back(std::move(h));
   }
-  // Occurrence numbers per case-insensitive name.
-  std::unordered_map<std::string, int> seen;
-  for (auto& h : out.headers) h.occurrence = ++seen[lower_ascii(h.name)];
-  for (auto& h : out.headers) h.count = seen[lower_ascii(h.name)];
+  // Occurrence numbers per case-insensitive name: the headers in order of
+  // their lower-cased names (stable: in message order within a name).
+  const std::size_t n = out.headers.size();
+  std::vector<std::string> lower(n);
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lower[i] = lower_ascii(out.headers[i].name);
+    order[i] = i;
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return lower[a] < lower[b]; });
+  for (std::size_t first = 0; first < n;) {
+    std::size_t end = first + 1;
+    while (end < n && lower[order[end]] == lower[order[first]]) ++end;
+    for (std::size_t k = first; k < end; ++k) {
+      out.headers[order[k]].occurrence = static_cast<int>(k - first + 1);
+      out.headers[order[k]].count = static_cast<int>(end - first);
+    }
+    first = end;
+  }
 }
 
 // Files whose text matters to the attachment checks (HTML with forms).
@@ -426,6 +440,31 @@ std::vector<const EmailHeader*> ParsedEmail::find(std::string_view name) const {
     if (equals_ci(h.name, name)) found.push_back(&h);
   }
   return found;
+}
+
+std::string unfold_header_value(std::string_view raw) {
+  auto lwsp = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  std::size_t start = 0, end = raw.size();
+  while (start < end && lwsp(raw[start])) ++start;
+  while (end > start && lwsp(raw[end - 1])) --end;
+  raw = raw.substr(start, end - start);
+  std::string out;
+  out.reserve(raw.size());
+  // Line by line (a search for each line break, not a test of each byte).
+  for (std::size_t from = 0; from <= raw.size();) {
+    std::size_t nl = raw.find('\n', from);
+    if (nl == std::string_view::npos) nl = raw.size();
+    const std::string_view line = raw.substr(from, nl - from);
+    if (line.find('\r') == std::string_view::npos) {
+      out.append(line);
+    } else {
+      for (char c : line) {
+        if (c != '\r') out.push_back(c);
+      }
+    }
+    from = nl + 1;
+  }
+  return out;
 }
 
 Result<ParsedEmail> parse_email(std::string_view raw) {

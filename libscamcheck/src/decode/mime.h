@@ -80,6 +80,10 @@ struct ParsedEmail {
 // process and every GMime object is local to the call.
 Result<ParsedEmail> parse_email(std::string_view raw);
 
+// A raw header value unfolded as g_mime_utils_header_unfold() does: blanks,
+// tabs and line breaks trimmed from both ends, every CR and LF removed.
+std::string unfold_header_value(std::string_view raw);
+
 }  // namespace scamcheck::internal
 
 #endif  // SCAMCHECK_DECODE_MIME_H_

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "email/gumbo_arena.h"
+#include "email/html_compact.h"
 #include "email/html_style.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
@@ -325,7 +326,10 @@ struct Span {
 
 class Scanner {
  public:
-  Scanner(std::string_view html, HtmlScan& out) : html_(html), out_(out), text_(out.visible) {}
+  // `html` is what Gumbo parsed: the source, or its compacted copy with
+  // `compact` mapping positions back to the source (else null).
+  Scanner(std::string_view html, const CompactHtml* compact, HtmlScan& out)
+      : html_(html), compact_(compact), out_(out), text_(out.visible) {}
 
   void run(const GumboNode* root);
 
@@ -335,9 +339,42 @@ class Scanner {
     if (p == nullptr || p < html_.data() || p > html_.data() + html_.size()) return kNone;
     return static_cast<std::size_t>(p - html_.data());
   }
+  // The source position of a start (of a character or range) in html_, and
+  // of an end (one past its last byte).
+  std::size_t source_start(std::size_t pos) const {
+    return compact_ != nullptr ? compact_->to_source(pos) : pos;
+  }
+  std::size_t source_end(std::size_t pos) const {
+    return compact_ != nullptr && pos > 0 ? compact_->to_source(pos - 1) + 1 : pos;
+  }
+  // White space the copy left out right after a character ending at `pos`.
+  std::size_t gap_after(std::size_t pos) const {
+    return compact_ != nullptr ? compact_->gap_before(pos) : 0;
+  }
   // An attribute's value in the source, without quotes and outer spaces.
   std::optional<Span> value_span(const GumboAttribute* a) const;
   std::optional<Span> tag_span(const GumboElement& el) const;
+  // align_chars() over a text node of html_ at `base`, with source
+  // positions: emit(ch, start, end, copy_end), `copy_end` the character's
+  // end in html_ (for gap_after()).
+  template <typename Emit>
+  void align_node(std::string_view orig, std::size_t base, std::string_view dec,
+                  Emit&& emit) const {
+    if (compact_ == nullptr) {
+      align_chars(orig, base, dec,
+                  [&](std::string_view ch, std::size_t s, std::size_t e) { emit(ch, s, e, e); });
+      return;
+    }
+    CompactHtml::Cursor at(*compact_);
+    const std::size_t node_end = base + orig.size();
+    align_chars(orig, base, dec, [&](std::string_view ch, std::size_t s, std::size_t e) {
+      const std::size_t start = at.start(s);  // in increasing order: no search
+      // The node's end (a range to it, or its last character) is its end in
+      // the source, after any white space left out there.
+      const std::size_t end = e == node_end ? at.start(e) : e == s + 1 ? start + 1 : at.end(e);
+      emit(ch, start, end, e);
+    });
+  }
 
   void collect_styles(const GumboNode* root);
   bool revealed_by_media_query(const GumboElement& el) const;
@@ -347,6 +384,7 @@ class Scanner {
   void close_hidden_block();
 
   std::string_view html_;
+  const CompactHtml* compact_;
   HtmlScan& out_;
   TextBuilder text_;
   std::string media_css_;        // <style> text from the first "@media" on
@@ -360,6 +398,7 @@ class Scanner {
     std::size_t start, end;
   };
   std::vector<Buffered> preheader_;
+  std::size_t preheader_chars_ = 0;  // characters of the source buffered (or left out)
 
   // The hidden block being collected.
   bool in_block_ = false;
@@ -382,7 +421,7 @@ std::optional<Span> Scanner::value_span(const GumboAttribute* a) const {
   while (s < e && is_ascii_space(html_[s])) ++s;
   while (e > s && is_ascii_space(html_[e - 1])) --e;
   if (s >= e) return std::nullopt;
-  return Span{s, e};
+  return Span{source_start(s), source_end(e)};
 }
 
 std::optional<Span> Scanner::tag_span(const GumboElement& el) const {
@@ -390,7 +429,7 @@ std::optional<Span> Scanner::tag_span(const GumboElement& el) const {
   if (s == kNone || el.original_tag.length == 0) return std::nullopt;
   std::size_t e = s + el.original_tag.length;
   if (e > html_.size()) return std::nullopt;
-  return Span{s, e};
+  return Span{source_start(s), source_end(e)};
 }
 
 void Scanner::collect_styles(const GumboNode* root) {
@@ -601,13 +640,15 @@ void Scanner::text_node(const GumboNode* node, const Ctx& ctx) {
           text_.block();
         }
         preheader_.clear();
+        preheader_chars_ = 0;
       }
     }
     bool any = false;
-    align_chars(orig, base, dec, [&](std::string_view ch, std::size_t s, std::size_t e) {
-      if (!(ch.size() == 1 && is_ascii_space(ch[0]))) any = true;
-      text_.put(ch, s, e);
-    });
+    align_node(orig, base, dec,
+               [&](std::string_view ch, std::size_t s, std::size_t e, std::size_t) {
+                 if (!(ch.size() == 1 && is_ascii_space(ch[0]))) any = true;
+                 text_.put(ch, s, e);
+               });
     if (any) {
       close_hidden_block();
       visible_seen_ = true;
@@ -622,29 +663,32 @@ void Scanner::text_node(const GumboNode* node, const Ctx& ctx) {
   bool ev_open = true;
   // Kept for the preview line: a few times its length, for the padding.
   bool buffer = !visible_seen_ && out_.hidden.empty();
-  align_chars(orig, base, dec, [&](std::string_view ch, std::size_t s, std::size_t e) {
-    if (buffer && preheader_.size() < 4 * kPreheaderMaxChars) {
-      preheader_.push_back({std::string(ch), s, e});
-    }
-    bool space = ch.size() == 1 && is_ascii_space(ch[0]);
-    bool filler = space || is_filler_codepoint(code_point(ch));
-    // Letters, digits and other scripts count; ASCII punctuation ("- - - -"
-    // separators) does not.
-    if (!filler && (ch.size() > 1 || is_alnum(ch[0]))) ++chars;
-    if (ev_start == kNone) {
-      if (!filler) {
-        ev_start = s;
-        ev_end = e;
-      }
-      return;
-    }
-    if (!ev_open) return;
-    if (e - ev_start > kHiddenEvidenceMax) {
-      ev_open = false;
-      return;
-    }
-    if (!space && e > ev_end) ev_end = e;
-  });
+  align_node(orig, base, dec,
+             [&](std::string_view ch, std::size_t s, std::size_t e, std::size_t copy_end) {
+               // Counted as in the source: the white space the copy left out too.
+               if (buffer && preheader_chars_ < 4 * kPreheaderMaxChars) {
+                 preheader_.push_back({std::string(ch), s, e});
+                 preheader_chars_ += 1 + gap_after(copy_end);
+               }
+               bool space = ch.size() == 1 && is_ascii_space(ch[0]);
+               bool filler = space || is_filler_codepoint(code_point(ch));
+               // Letters, digits and other scripts count; ASCII punctuation ("- - - -"
+               // separators) does not.
+               if (!filler && (ch.size() > 1 || is_alnum(ch[0]))) ++chars;
+               if (ev_start == kNone) {
+                 if (!filler) {
+                   ev_start = s;
+                   ev_end = e;
+                 }
+                 return;
+               }
+               if (!ev_open) return;
+               if (e - ev_start > kHiddenEvidenceMax) {
+                 ev_open = false;
+                 return;
+               }
+               if (!space && e > ev_end) ev_end = e;
+             });
   if (chars == 0 || ev_start == kNone) return;
   if (!in_block_) {
     in_block_ = true;
@@ -751,69 +795,6 @@ void Scanner::run(const GumboNode* root) {
   close_hidden_block();
 }
 
-// Elements whose end tag may be left out: they never nest by accident.
-// Called for every tag of a part: one lower-casing and a binary search.
-bool closes_itself(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "area",   "base",  "body",     "br",     "caption", "col",   "colgroup", "dd",     "dt",
-      "embed",  "frame", "head",     "hr",     "html",    "img",   "input",    "keygen", "li",
-      "link",   "meta",  "optgroup", "option", "p",       "param", "rb",       "rp",     "rt",
-      "source", "tbody", "td",       "tfoot",  "th",      "thead", "tr",       "track",  "wbr"};
-  constexpr std::size_t kLongest = 8;  // "colgroup", "optgroup"
-  if (name.empty() || name.size() > kLongest) return false;
-  char lower[kLongest];
-  for (std::size_t i = 0; i < name.size(); ++i) lower[i] = ascii_lower(name[i]);
-  return std::binary_search(std::begin(kNames), std::end(kNames),
-                            std::string_view(lower, name.size()));
-}
-
-// Gumbo's tree building is quadratic in the nesting depth (each tag looks
-// through the stack of open elements): 64 KB of "<div>" takes 200 ms.
-// Legitimate mail nests a few dozen levels. Past kMaxNesting open elements
-// (a cheap estimate from the tags alone), further start tags are blanked
-// out in a copy of the same length, so every offset still points into
-// `html`; their text stays visible.
-constexpr int kMaxNesting = 400;
-
-std::string_view limit_nesting(std::string_view html, std::string& copy) {
-  int depth = 0;
-  std::size_t i = 0;
-  bool defusing = false;
-  while ((i = html.find('<', i)) != std::string_view::npos) {
-    if (html.compare(i, 4, "<!--") == 0) {
-      std::size_t e = html.find("-->", i + 4);
-      if (e == std::string_view::npos) break;
-      i = e + 3;
-      continue;
-    }
-    bool end_tag = i + 1 < html.size() && html[i + 1] == '/';
-    std::size_t n = i + (end_tag ? 2 : 1);
-    std::size_t name_end = n;
-    while (name_end < html.size() && is_alnum(html[name_end])) ++name_end;
-    if (name_end == n ||
-        !((html[n] >= 'a' && html[n] <= 'z') || (html[n] >= 'A' && html[n] <= 'Z'))) {
-      ++i;
-      continue;
-    }
-    std::size_t close = html.find('>', name_end);
-    if (close == std::string_view::npos) break;
-    std::string_view name = html.substr(n, name_end - n);
-    if (end_tag) {
-      if (depth > 0 && !closes_itself(name)) --depth;
-    } else if (!closes_itself(name) && html[close - 1] != '/') {
-      if (++depth > kMaxNesting) {
-        if (!defusing) {
-          copy.assign(html);
-          defusing = true;
-        }
-        for (std::size_t k = i; k <= close; ++k) copy[k] = ' ';
-      }
-    }
-    i = close + 1;
-  }
-  return defusing ? std::string_view(copy) : html;
-}
-
 bool is_web_or_script_link(std::string_view href) {
   if (href.size() >= 2 && href[0] == '/' && href[1] == '/') return true;
   if (href.size() >= 4 && equals_ci(href.substr(0, 4), "www.")) return true;
@@ -854,18 +835,22 @@ bool is_filler_codepoint(char32_t cp) {
   }
 }
 
-void scan_html(std::string_view html, HtmlScan& out) {
+void scan_html(std::string_view html, HtmlScan& out, bool compact) {
   out = HtmlScan{};
   if (html.empty()) return;
   std::string defused;
   std::string_view source = limit_nesting(html, defused);
+  // Gumbo reads the copy without the attributes the scan does not use.
+  CompactHtml compacted;
+  const bool use_copy = compact && compacted.build(source);
+  if (use_copy) source = compacted.text();
   GumboArena arena;  // the output lives in it: no gumbo_destroy_output()
   GumboOptions options = arena.options(kGumboDefaultOptions);
   options.max_errors = 0;  // errors are not used; recording them costs time
   GumboOutput* parsed = gumbo_parse_with_options(&options, source.data(), source.size());
   if (parsed == nullptr) return;
   if (parsed->root != nullptr && parsed->root->type == GUMBO_NODE_ELEMENT) {
-    Scanner scanner(source, out);
+    Scanner scanner(source, use_copy ? &compacted : nullptr, out);
     scanner.run(parsed->root);
   }
   for (HtmlAnchor& a : out.anchors) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 #include <optional>
 
 #include "email/email_checks.h"
@@ -72,8 +74,36 @@ const std::string& lowered(std::string_view text) {
   return buffer;
 }
 
+// Whether `text` holds one of `needles` (ASCII in lower case, other bytes
+// as they are) in any ASCII case: a look at each byte, no copy. Most lines
+// of a mail hold none of the words a check looks for, and this tells so
+// before the check lower-cases the line and searches it for each phrase.
+bool contains_any_ci(std::string_view text, std::initializer_list<std::string_view> needles) {
+  std::array<std::uint8_t, 256> starts{};  // bit k: needle k starts with this byte
+  unsigned k = 0;
+  for (std::string_view n : needles) {
+    const char c = n[0];
+    starts[static_cast<unsigned char>(c)] |= static_cast<std::uint8_t>(1U << k);
+    starts[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |=
+        static_cast<std::uint8_t>(1U << k);
+    ++k;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned bits = starts[static_cast<unsigned char>(text[i])];
+    if (bits == 0) continue;
+    k = 0;
+    for (std::string_view n : needles) {
+      if ((bits >> k & 1U) != 0 && starts_with_ci(text.substr(i), n)) return true;
+      ++k;
+    }
+  }
+  return false;
+}
+
 // Words by which a form's notification says what it is.
 bool names_a_form(std::string_view text) {
+  // Each phrase below holds one of these.
+  if (!contains_any_ci(text, {"form", "submi", "modulo", "お問い合わせ"})) return false;
   static constexpr std::array<std::string_view, 17> kPhrases = {
       "contact form",           "form submission",       "new submission",
       "submitted the form",     "submitted a form",      "form on",
@@ -111,9 +141,12 @@ bool is_forward_marker(std::string_view line) {
       "weitergeleitete nachricht", "ursprüngliche nachricht", "message transféré",
       "message d'origine",         "mensaje reenviado",       "mensaje original",
       "messaggio inoltrato",       "doorgestuurd bericht",    "mensagem encaminhada"};
-  const std::string& lower = lowered(line);
-  for (std::string_view m : kMarkers) {
-    if (lower.find(m) != std::string::npos) return true;
+  // Each marker holds one of these.
+  if (contains_any_ci(line, {"mess", "mensa", "nachricht", "bericht"})) {
+    const std::string& lower = lowered(line);
+    for (std::string_view m : kMarkers) {
+      if (lower.find(m) != std::string::npos) return true;
+    }
   }
   // An Outlook separator: a line of underscores.
   return line.size() >= 20 && line.find_first_not_of('_') == std::string_view::npos;

@@ -174,6 +174,17 @@ TEST_CASE("unfolding and raw 8-bit header text") {
   check_all_utf8(email);
 }
 
+TEST_CASE("unfold_header_value: as GMime unfolds, without its allocation per header") {
+  CHECK(unfold_header_value("") == "");
+  CHECK(unfold_header_value(" \t\r\n ") == "");
+  CHECK(unfold_header_value(" a long\r\n\tfolded\r\n  value \r\n") == "a long\tfolded  value");
+  CHECK(unfold_header_value("a\rb\nc") == "abc");
+  CHECK(unfold_header_value("\va\f \x80") == "\va\f \x80");  // only blanks, tabs, CR, LF
+  // As a header of a parsed mail.
+  const auto email = parse("Subject:  one\r\n two\r\n\tthree \r\n\r\nx\r\n");
+  CHECK(value_of(email, "Subject") == "one two\tthree");
+}
+
 TEST_CASE("body charsets are converted to UTF-8") {
   SUBCASE("ISO-8859-1") {
     const auto email = parse(

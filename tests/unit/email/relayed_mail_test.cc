@@ -60,6 +60,18 @@ TEST_CASE("find_forwarded: a marker or a header block, and the inner sender's do
 
   Forwarded none = find_forwarded("From: the office, with love\nSee you soon.\n");
   CHECK_FALSE(none.found);
+
+  // Markers in other languages and cases; a From line with no marker and
+  // no header lines after it is not a forwarded message.
+  for (const std::string marker :
+       {"-------- Ursprüngliche Nachricht --------", "----- MENSAJE ORIGINAL -----",
+        "Doorgestuurd bericht", "---- Messaggio inoltrato ----", "Mensagem encaminhada"}) {
+    const Forwarded f =
+        find_forwarded("Siehe unten.\n\n" + marker + "\nVon: Bank <a@bank-review.example>\n");
+    CHECK_MESSAGE(f.found, marker);
+    CHECK(f.sender_domain == "bank-review.example");
+  }
+  CHECK_FALSE(find_forwarded("Hello\nVon: Bank <a@bank-review.example>\n").found);
 }
 
 TEST_CASE("form_relay_link: a form's notification whose message links to another site") {
@@ -72,6 +84,30 @@ TEST_CASE("form_relay_link: a form's notification whose message links to another
   REQUIRE(f != nullptr);
   CHECK(f->severity == Severity::kHigh);
   CHECK(email.parts.front().text.substr(f->start, f->end - f->start) == "https://payout.example/x");
+}
+
+TEST_CASE("form_relay_link: a form named in any case and language, with two fields") {
+  for (const std::string subject :
+       {"NEW SUBMISSION", "Nuovo messaggio dal Modulo di contatto", "お問い合わせがありました",
+        "Kontaktformular", "Formulário de contato", "Someone Submitted The Form"}) {
+    const ParsedEmail email = parse(
+        "From: Corner Bakery <forms@corner-bakery.example>\r\n"
+        "Subject: " +
+        subject +
+        "\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n"
+        "Email: someone@example.org\r\n"
+        "Message: Your 0.5 BTC is ready at https://payout.example/x\r\n");
+    Findings findings;
+    check_relayed_mail(email, "corner-bakery.example", {}, findings);
+    CHECK_MESSAGE(find_key(findings, "form_relay_link") != nullptr, subject);
+  }
+  const ParsedEmail plain = parse(
+      "From: Corner Bakery <forms@corner-bakery.example>\r\n"
+      "Subject: Fresh rolls\r\n\r\nEmail: someone@example.org\r\n"
+      "Message: Your 0.5 BTC is ready at https://payout.example/x\r\n");
+  Findings findings;
+  check_relayed_mail(plain, "corner-bakery.example", {}, findings);
+  CHECK(find_key(findings, "form_relay_link") == nullptr);
 }
 
 TEST_CASE("form_relay_link: the sender's own site and the form software's lines do not count") {

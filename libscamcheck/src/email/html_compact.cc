@@ -1,0 +1,383 @@
+#include "email/html_compact.h"
+
+#include <algorithm>
+#include <iterator>
+
+#include "util/ascii.h"
+#include "util/utf8.h"
+
+namespace scamcheck::internal {
+namespace {
+
+constexpr std::size_t kNpos = std::string_view::npos;
+
+// White space as the tokenizer sees it (a CR is read as a line feed).
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
+bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// `name` lower-cased into `buf` (at most 16 bytes), or empty if longer.
+std::string_view lower_name(std::string_view name, char (&buf)[16]) {
+  if (name.size() > sizeof buf) return {};
+  for (std::size_t i = 0; i < name.size(); ++i) buf[i] = ascii_lower(name[i]);
+  return {buf, name.size()};
+}
+
+enum class TagKind {
+  kOther,
+  // Layout elements: no attribute of theirs changes how the tree is built
+  // (unlike formatting elements, <input>, <html>, <body>, <font>), and the
+  // scan reads only some of them (is_read_attribute).
+  kLayout,
+  kRawText,  // the tokenizer reads text until the end tag
+  // The tokenizer's state depends on more than this reading follows
+  // (script data, foreign content, select and frameset modes, plain text,
+  // a line break dropped after <listing>): nothing after them is compacted.
+  kStop,
+};
+
+// A lower-case tag name's kind; called for every start tag of a part.
+TagKind kind_of(std::string_view t) {
+  switch (t.size()) {
+    case 1:
+      return t == "p" ? TagKind::kLayout : TagKind::kOther;
+    case 2:
+      return t == "td" || t == "tr" || t == "br" || t == "th" || t == "li" || t == "hr" ||
+                     t == "ul" || t == "ol" || (t[0] == 'h' && t[1] >= '1' && t[1] <= '6')
+                 ? TagKind::kLayout
+                 : TagKind::kOther;
+    case 3:
+      if (t == "div" || t == "img" || t == "col") return TagKind::kLayout;
+      if (t == "xmp") return TagKind::kRawText;
+      return t == "svg" ? TagKind::kStop : TagKind::kOther;
+    case 4:
+      if (t == "span" || t == "meta" || t == "link") return TagKind::kLayout;
+      return t == "math" ? TagKind::kStop : TagKind::kOther;
+    case 5:
+      if (t == "table" || t == "tbody" || t == "thead" || t == "tfoot") return TagKind::kLayout;
+      return t == "style" || t == "title" ? TagKind::kRawText : TagKind::kOther;
+    case 6:
+      if (t == "center") return TagKind::kLayout;
+      if (t == "iframe") return TagKind::kRawText;
+      return t == "script" || t == "select" ? TagKind::kStop : TagKind::kOther;
+    case 7:
+      if (t == "noembed") return TagKind::kRawText;
+      return t == "listing" ? TagKind::kStop : TagKind::kOther;
+    case 8:
+      if (t == "colgroup") return TagKind::kLayout;
+      if (t == "textarea" || t == "noframes") return TagKind::kRawText;
+      return t == "frameset" || t == "noscript" ? TagKind::kStop : TagKind::kOther;
+    case 9:
+      return t == "plaintext" ? TagKind::kStop : TagKind::kOther;
+    case 10:
+      return t == "blockquote" ? TagKind::kLayout : TagKind::kOther;
+    default:
+      return TagKind::kOther;
+  }
+}
+
+// What the scan reads of a layout element (html_scan.cc: Scanner::enter;
+// class and id only for a <style> with "@media", revealed_by_media_query).
+bool is_read_attribute(std::string_view a, bool media) {
+  switch (a.size()) {
+    case 2:
+      return media && a == "id";
+    case 5:
+      return a == "style" || (media && a == "class");
+    case 6:
+      return a == "hidden";
+    case 7:
+      return a == "bgcolor";
+    case 10:
+      return a == "background";
+    default:
+      return false;
+  }
+}
+
+// Whether a <style> of `h` may hold "@media": `h` does, in any case, or it
+// has foreign content (<svg>, <math>), whose style text decodes character
+// references.
+bool mentions_media(std::string_view h) {
+  for (std::size_t at = h.find('@'); at != kNpos; at = h.find('@', at + 1)) {
+    if (equals_ci(h.substr(at + 1, 5), "media")) return true;
+  }
+  for (std::size_t at = h.find('<'); at != kNpos; at = h.find('<', at + 1)) {
+    const char c = ascii_lower(at + 1 < h.size() ? h[at + 1] : ' ');
+    if ((c == 's' && equals_ci(h.substr(at + 2, 2), "vg")) ||
+        (c == 'm' && equals_ci(h.substr(at + 2, 3), "ath"))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+struct Attribute {
+  std::size_t space_start;  // the white space before its name
+  std::size_t name_start, name_end;
+  std::size_t end;  // after its value (or its name, if it has none)
+};
+
+// Reads the attributes of a tag from `i` (just after its name) as the
+// HTML tokenizer does, calling on_attribute(Attribute) for each. Returns
+// the position after the tag's '>', or kNpos if the input ends first.
+template <typename F>
+std::size_t read_attributes(std::string_view h, std::size_t i, F&& on_attribute) {
+  const std::size_t n = h.size();
+  while (true) {
+    const std::size_t space_start = i;
+    while (i < n && is_space(h[i])) ++i;
+    if (i >= n) return kNpos;
+    if (h[i] == '>') return i + 1;
+    if (h[i] == '/') {  // self-closing, or read again as before a name
+      ++i;
+      if (i < n && h[i] == '>') return i + 1;
+      continue;
+    }
+    Attribute a{space_start, i, 0, 0};
+    ++i;  // the first character belongs to the name, whatever it is
+    while (i < n && !is_space(h[i]) && h[i] != '/' && h[i] != '>' && h[i] != '=') ++i;
+    a.name_end = a.end = i;
+    std::size_t j = i;
+    while (j < n && is_space(h[j])) ++j;
+    if (j >= n) return kNpos;
+    if (h[j] == '=') {
+      ++j;
+      while (j < n && is_space(h[j])) ++j;
+      if (j >= n) return kNpos;
+      if (h[j] == '"' || h[j] == '\'') {
+        const std::size_t close = h.find(h[j], j + 1);
+        if (close == kNpos) return kNpos;
+        a.end = close + 1;
+      } else if (h[j] == '>') {
+        a.end = j;  // no value: the tag ends here
+      } else {
+        while (j < n && !is_space(h[j]) && h[j] != '>') ++j;
+        if (j >= n) return kNpos;
+        a.end = j;
+      }
+      i = a.end;
+    }
+    on_attribute(a);
+  }
+}
+
+// The position of the end tag closing raw text or RCDATA opened by
+// `lower` ("</style" followed by white space, '/' or '>'), or kNpos.
+std::size_t find_end_tag(std::string_view h, std::size_t from, std::string_view lower) {
+  while ((from = h.find("</", from)) != kNpos) {
+    const std::size_t after = from + 2 + lower.size();
+    if (after < h.size() && equals_ci(h.substr(from + 2, lower.size()), lower) &&
+        (is_space(h[after]) || h[after] == '/' || h[after] == '>')) {
+      return from;
+    }
+    from += 2;
+  }
+  return kNpos;
+}
+
+// The end of a comment starting at `i` ("<!--"), or kNpos.
+std::size_t comment_end(std::string_view h, std::size_t i) {
+  std::size_t b = i + 4;
+  if (b < h.size() && h[b] == '>') return b + 1;                         // <!-->
+  if (b + 1 < h.size() && h[b] == '-' && h[b + 1] == '>') return b + 2;  // <!--->
+  while ((b = h.find("--", b)) != kNpos) {
+    if (b + 2 < h.size() && h[b + 2] == '>') return b + 3;                     // -->
+    if (b + 3 < h.size() && h[b + 2] == '!' && h[b + 3] == '>') return b + 4;  // --!>
+    ++b;
+  }
+  return kNpos;
+}
+
+// How far the scan looks past a named character reference to tell where it
+// ends (html_scan.cc, align_text: 24 bytes), with room to spare.
+constexpr std::size_t kReferenceLookahead = 32;
+
+// Runs of white space in text [from, to) beyond their first character
+// (the parser keeps them all, the scan reads one), appended to `out`. Not
+// a run shortly after a '&': what follows a character reference stays as
+// written.
+void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
+                      std::vector<std::pair<std::size_t, std::size_t>>& out) {
+  std::size_t amp = kNpos;  // the last '&' seen
+  for (std::size_t k = from; k + 1 < to; ++k) {
+    if (h[k] > ' ') {  // most bytes: no white space
+      if (h[k] == '&') amp = k;
+      continue;
+    }
+    if (!is_space(h[k]) || !is_space(h[k + 1])) continue;
+    std::size_t e = k + 2;
+    while (e < to && is_space(h[e])) ++e;
+    if (amp == kNpos || k - amp > kReferenceLookahead) {
+      const std::size_t back = k > kReferenceLookahead ? k - kReferenceLookahead : 0;
+      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) out.emplace_back(k + 1, e);
+    }
+    k = e - 1;
+  }
+}
+
+// The byte ranges of `h` that can be left out, in order.
+std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const std::size_t n = h.size();
+  const bool media = mentions_media(h);
+  std::size_t i = 0;
+  std::size_t text = 0;  // where the text before the next '<' starts
+  while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
+    const char c = h[i + 1];
+    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) white_space_runs(h, text, i, out);
+    if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
+      // A comment's text is not read (and a comment ends the text node
+      // before it): "<!---->" is left of it.
+      const std::size_t e = comment_end(h, i);
+      if (e != kNpos) {
+        const std::size_t body_end = e - (h[e - 2] == '!' ? 4 : 3);
+        if (body_end > i + 4) out.emplace_back(i + 4, body_end);
+      }
+      i = e;
+    } else if (c == '!' || c == '?') {  // doctype or bogus comment
+      i = h.find('>', i + 2);
+      if (i != kNpos) ++i;
+    } else if (c == '/') {
+      if (i + 2 < n && is_alpha(h[i + 2])) {
+        std::size_t e = i + 3;
+        while (e < n && !is_space(h[e]) && h[e] != '/' && h[e] != '>') ++e;
+        i = read_attributes(h, e, [](const Attribute&) {});
+      } else if (i + 2 < n && h[i + 2] == '>') {
+        i += 3;
+      } else {
+        i = h.find('>', i + 2);
+        if (i != kNpos) ++i;
+      }
+    } else if (is_alpha(c)) {
+      std::size_t e = i + 2;
+      while (e < n && !is_space(h[e]) && h[e] != '/' && h[e] != '>') ++e;
+      char buf[16];
+      const std::string_view name = lower_name(h.substr(i + 1, e - i - 1), buf);
+      const TagKind kind = kind_of(name);
+      const bool layout = kind == TagKind::kLayout;
+      const std::size_t first = out.size();
+      i = read_attributes(h, e, [&](const Attribute& a) {
+        if (!layout || a.space_start == a.name_start || h[a.space_start - 1] == '/') return;
+        if (a.end < n && !is_space(h[a.end]) && h[a.end] != '/' && h[a.end] != '>') return;
+        char abuf[16];
+        const std::string_view an =
+            lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
+        if (!an.empty() && is_read_attribute(an, media)) return;
+        const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
+        if (all.find_first_of("<>") != kNpos) return;
+        out.emplace_back(a.space_start, a.end);
+      });
+      if (i == kNpos) {
+        out.resize(first);  // an unfinished tag is dropped by the parser: left as it is
+        return out;
+      }
+      if (kind == TagKind::kStop) return out;
+      if (kind == TagKind::kRawText) {
+        i = find_end_tag(h, i, name);
+      } else if (name == "pre" && i < n && (h[i] == '\n' || h[i] == '\r')) {
+        // The line break the parser drops after <pre> stays as written.
+        i += h.compare(i, 2, "\r\n") == 0 ? 2 : 1;
+      }
+    } else {
+      ++i;  // a '<' of the text
+      continue;
+    }
+    if (i == kNpos) return out;
+    text = i;
+  }
+  white_space_runs(h, text, n, out);
+  return out;
+}
+
+// Elements whose end tag may be left out: they never nest by accident.
+// Called for every tag of a part: one lower-casing and a binary search.
+bool closes_itself(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "area",   "base",  "body",     "br",     "caption", "col",   "colgroup", "dd",     "dt",
+      "embed",  "frame", "head",     "hr",     "html",    "img",   "input",    "keygen", "li",
+      "link",   "meta",  "optgroup", "option", "p",       "param", "rb",       "rp",     "rt",
+      "source", "tbody", "td",       "tfoot",  "th",      "thead", "tr",       "track",  "wbr"};
+  constexpr std::size_t kLongest = 8;  // "colgroup", "optgroup"
+  if (name.empty() || name.size() > kLongest) return false;
+  char lower[kLongest];
+  for (std::size_t i = 0; i < name.size(); ++i) lower[i] = ascii_lower(name[i]);
+  return std::binary_search(std::begin(kNames), std::end(kNames),
+                            std::string_view(lower, name.size()));
+}
+
+}  // namespace
+
+std::string_view limit_nesting(std::string_view html, std::string& copy) {
+  // Each open element needs a '<': fewer than the limit need no look.
+  if (std::count(html.begin(), html.end(), '<') <= kMaxNesting) return html;
+  int depth = 0;
+  std::size_t i = 0;
+  bool defusing = false;
+  while ((i = html.find('<', i)) != std::string_view::npos) {
+    if (html.compare(i, 4, "<!--") == 0) {
+      std::size_t e = html.find("-->", i + 4);
+      if (e == std::string_view::npos) break;
+      i = e + 3;
+      continue;
+    }
+    bool end_tag = i + 1 < html.size() && html[i + 1] == '/';
+    std::size_t n = i + (end_tag ? 2 : 1);
+    std::size_t name_end = n;
+    while (name_end < html.size() && is_alnum(html[name_end])) ++name_end;
+    if (name_end == n ||
+        !((html[n] >= 'a' && html[n] <= 'z') || (html[n] >= 'A' && html[n] <= 'Z'))) {
+      ++i;
+      continue;
+    }
+    std::size_t close = html.find('>', name_end);
+    if (close == std::string_view::npos) break;
+    std::string_view name = html.substr(n, name_end - n);
+    if (end_tag) {
+      if (depth > 0 && !closes_itself(name)) --depth;
+    } else if (!closes_itself(name) && html[close - 1] != '/') {
+      if (++depth > kMaxNesting) {
+        if (!defusing) {
+          copy.assign(html);
+          defusing = true;
+        }
+        for (std::size_t k = i; k <= close; ++k) copy[k] = ' ';
+      }
+    }
+    i = close + 1;
+  }
+  return defusing ? std::string_view(copy) : html;
+}
+
+bool CompactHtml::build(std::string_view html) {
+  text_.clear();
+  cuts_.clear();
+  if (!is_valid_utf8(html)) return false;
+  const auto ranges = removable(html);
+  if (ranges.empty()) return false;
+  text_.reserve(html.size());
+  std::size_t from = 0, shift = 0;
+  for (const auto& [s, e] : ranges) {
+    text_.append(html.substr(from, s - from));
+    shift += e - s;
+    cuts_.push_back({text_.size(), shift});
+    from = e;
+  }
+  text_.append(html.substr(from));
+  return true;
+}
+
+std::size_t CompactHtml::to_source(std::size_t pos) const {
+  auto it = std::upper_bound(cuts_.begin(), cuts_.end(), pos,
+                             [](std::size_t p, const Cut& c) { return p < c.at; });
+  return it == cuts_.begin() ? pos : pos + std::prev(it)->shift;
+}
+
+void CompactHtml::Cursor::seek(std::size_t pos) {
+  const auto next = std::upper_bound(cuts_.begin(), cuts_.end(), pos,
+                                     [](std::size_t p, const Cut& c) { return p < c.at; });
+  low_ = next == cuts_.begin() ? 0 : std::prev(next)->at;
+  shift_ = next == cuts_.begin() ? 0 : std::prev(next)->shift;
+  high_ = next == cuts_.end() ? static_cast<std::size_t>(-1) : next->at;
+}
+
+}  // namespace scamcheck::internal

@@ -1,0 +1,182 @@
+// CompactHtml: the shorter copy Gumbo parses, and the scan of it being the
+// scan of the source, range for range.
+#include "email/html_compact.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "email/html_scan.h"
+
+using namespace scamcheck::internal;
+
+namespace {
+
+std::string compacted(const std::string& html) {
+  CompactHtml c;
+  return c.build(html) ? c.text() : html;
+}
+
+// Every field of a scan, printed.
+std::string dump(const HtmlScan& s) {
+  std::ostringstream o;
+  o << "text=" << s.visible.text << "\n";
+  for (std::size_t i = 0; i < s.visible.text.size(); ++i) {
+    o << s.visible.source_start[i] << "-" << s.visible.source_end[i] << " ";
+  }
+  o << "\nlinks:";
+  for (const auto& l : s.visible.links) o << " " << l.href_start << "-" << l.href_end << l.href;
+  o << "\nanchors:";
+  for (const auto& a : s.anchors) {
+    o << " " << a.href_start << "-" << a.href_end << a.href << a.scheme_broken << a.web
+      << a.text_start << "-" << a.text_end;
+  }
+  o << "\nforms:";
+  for (const auto& f : s.forms) {
+    o << " " << f.start << "-" << f.end << "," << f.action_start << "-" << f.action_end << ","
+      << f.fields << f.passwords << f.get;
+  }
+  o << "\npasswords:";
+  for (const auto& p : s.password_inputs) o << " " << p.start << "-" << p.end;
+  o << "\nhidden:";
+  for (const auto& h : s.hidden) {
+    o << " " << static_cast<int>(h.reason) << "," << h.chars << "," << h.before_visible << ","
+      << h.evidence_start << "-" << h.evidence_end;
+  }
+  return o.str();
+}
+
+void same_scan(const std::string& html) {
+  HtmlScan with, without;
+  scan_html(html, with, /*compact=*/true);
+  scan_html(html, without, /*compact=*/false);
+  INFO(html);
+  CHECK(dump(with) == dump(without));
+}
+
+}  // namespace
+
+TEST_CASE("the copy leaves out unread attributes of layout tags and runs of white space") {
+  CHECK(compacted("<table width=\"600\" cellpadding=0 style=\"color:red\"><tr><td align=left "
+                  "class=x>Hi</td></tr></table>") ==
+        "<table style=\"color:red\"><tr><td>Hi</td></tr></table>");
+  // Classes and ids are read when a style sheet may reveal hidden content.
+  CHECK(compacted("<style>@media (max-width:600px){.x{display:block}}</style><td align=left "
+                  "class=x id=y>Hi</td>") ==
+        "<style>@media (max-width:600px){.x{display:block}}</style><td class=x id=y>Hi</td>");
+  CHECK(compacted("<img src=\"http://e.example/p.gif\" width=1 height=1 alt=\"\">") == "<img>");
+  CHECK(compacted("<p>\n      Hello\n\n   world   </p>") == "<p>\nHello\nworld </p>");
+  // Kept: formatting elements, inputs and forms, body, anchors.
+  for (const std::string kept :
+       {"<a href=\"x\" target=_blank title=t>x</a>", "<font face=Arial size=2>x</font>",
+        "<input type=hidden name=a value=b>", "<body bgcolor=#fff leftmargin=0>",
+        "<form action=/x method=post name=f>"}) {
+    CHECK(compacted(kept) == kept);
+  }
+  // Kept: attributes that cannot be cut cleanly.
+  for (const std::string kept : {"<img alt=\"a>b\">", "<img/src=x>", "<img / src=x>",
+                                 "<img src=\"x\"alt=y>", "<img src=x"}) {
+    CHECK(compacted(kept) == kept);
+  }
+  // Comments without their text; raw text as written; nothing after <script>.
+  CHECK(compacted("<!-- <img src=x>  --><style>  td  { }</style><title>  a  </title>"
+                  "<img src=x><!--x--!><!-->") ==
+        "<!----><style>  td  { }</style><title>  a  </title><img><!----!><!-->");
+  CHECK(compacted("<img src=x><script>  a  </script>  <img src=y>") ==
+        "<img><script>  a  </script>  <img src=y>");
+  // Positions map back to the source.
+  const std::string html = "<td width=1>  Hi</td>";
+  CompactHtml c;
+  REQUIRE(c.build(html));
+  CHECK(c.text() == "<td> Hi</td>");
+  CHECK(c.to_source(c.text().find('>')) == html.find('>'));
+  CHECK(c.to_source(c.text().find('H')) == html.find('H'));
+  CHECK(c.gap_before(c.text().find('H')) == 1);
+  CompactHtml::Cursor at(c);
+  CHECK(at.start(c.text().find('H')) == html.find('H'));
+  CHECK(at.end(c.text().find('H')) == html.find('H') - 1);
+}
+
+TEST_CASE("the scan of the copy is the scan of the source") {
+  same_scan(
+      "<html><head><style>@media (max-width:600px){.m{display:block!important}}</style></head>"
+      "<body bgcolor=#ffffff>\n  <div style=\"display:none\" class=m width=3>  Preview   text  "
+      "</div>\n    <table width=600 cellpadding=0>\n      <tr>\n        <td align=center>\n"
+      "          <a href=\"http://e.example/x\" target=_blank>  www.paypal.com  </a>\n"
+      "          <img src=\"http://e.example/p.gif\" width=1 height=1>\n        </td>\n      "
+      "</tr>\n"
+      "    </table>\n    <form action=\"http://e.example/f\" name=x>\n      <input type=password>"
+      "\n    </form>\n    <pre>\n\n   a   b</pre>\n  </body>\n</html>\n  \n");
+  // A preview line padded with more white space than the scan buffers
+  // (counted as written, though the copy leaves most of it out).
+  std::string padded = "<div style=\"display:none\">Your parcel";
+  for (int i = 0; i < 300; ++i) padded += " \xE2\x80\x8C" + std::string(40, ' ') + "\n";
+  same_scan(padded + "x</div><p width=1>Hello</p>");
+  padded = "<div style=\"display:none\">Your parcel";
+  for (int i = 0; i < 300; ++i) padded += " \n    &nbsp;&zwnj;";
+  same_scan(padded + "</div><p width=1>Hello</p>");
+  // Random markup from pieces that meet at every boundary.
+  {
+    std::mt19937 rng(11);
+    const std::vector<std::string> pieces = {"<div style=\"display:none\" width=2>",
+                                             "</div>",
+                                             "<td  align=left >",
+                                             "<img src=x>",
+                                             "<img alt=\"a>b\" src=y>",
+                                             "<span class=c title='t'>",
+                                             "</span>",
+                                             "   ",
+                                             "\r\n  ",
+                                             "\t",
+                                             "&amp;",
+                                             "&nbsp;",
+                                             "&#32;",
+                                             "<a href=\"http://e.example/\" title=x>",
+                                             "</a>",
+                                             "<p>",
+                                             "</p>",
+                                             "<!-- c  -->",
+                                             "<!-- <p> -- > --!> <b>",
+                                             "<!--[if mso]><table width=1><![endif]-->",
+                                             "<!--->",
+                                             "<!---->",
+                                             "<style> td { } </style>",
+                                             "<style>@media x{.c{display:block}}</style>",
+                                             "<div class=c style=\"display:none\">",
+                                             "<pre>",
+                                             "</pre>",
+                                             "<listing>",
+                                             "<textarea> a  b </textarea>",
+                                             "<script> x </script>",
+                                             "<svg><![CDATA[ <img src=z> ]]>",
+                                             "</body>",
+                                             "</html>",
+                                             "<table>",
+                                             "<tr>",
+                                             "x",
+                                             "www.paypal.com",
+                                             "\xC3\xA4",
+                                             "<",
+                                             ">",
+                                             "=",
+                                             "\"",
+                                             "<br/>",
+                                             "<font color=#fff face=Arial>",
+                                             "</font>",
+                                             "<b>",
+                                             "</b>",
+                                             "<input type=password value=1>",
+                                             "<form action=/x>",
+                                             "<h1 id=a align=center>",
+                                             "/"};
+    for (int round = 0; round < 5000; ++round) {
+      std::string html;
+      const int n = static_cast<int>(rng() % 50);
+      for (int i = 0; i < n; ++i) html += pieces[rng() % pieces.size()];
+      same_scan(html);
+    }
+  }
+}
