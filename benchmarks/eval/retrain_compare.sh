@@ -7,14 +7,27 @@
 # verdict moved between flagged and safe (ids and scores only, no text).
 # Writes benchmarks/results/<date>-<commit>-retrain.md.
 #
-#   benchmarks/eval/retrain_compare.sh [BUILD_DIR]
+#   benchmarks/eval/retrain_compare.sh [BUILD_DIR] [-- TRAIN_OPTION...]
 #
 # BUILD_DIR (default build) must hold scamcheck-train and scamcheck-eval
-# built from the working tree. The scratch directory is
-# ${SCAMCHECK_RETRAIN_DIR:-/tmp/scamcheck-retrain}.
+# built from the working tree. Options after `--` go to scamcheck-train (e.g.
+# `-- --seed 2`, to see how far the figures move with the seed alone); the
+# log's name then ends in them (`-retrain-seed-2.md`). The scratch directory
+# is ${SCAMCHECK_RETRAIN_DIR:-/tmp/scamcheck-retrain}.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-build=${1:-build}
+invocation="$*"
+build=build
+if (($# > 0)) && [[ $1 != -- ]]; then
+  build=$1
+  shift
+fi
+train_args=()
+if (($# > 0)); then
+  [[ $1 == -- ]] || { echo "usage: retrain_compare.sh [BUILD_DIR] [-- TRAIN_OPTION...]" >&2; exit 64; }
+  shift
+  train_args=("$@")
+fi
 train=$build/tools/train/scamcheck-train
 eval=$build/benchmarks/eval/scamcheck-eval
 for bin in "$train" "$eval"; do
@@ -23,10 +36,11 @@ done
 scratch=${SCAMCHECK_RETRAIN_DIR:-/tmp/scamcheck-retrain}
 mkdir -p "$scratch"
 commit=$(git rev-parse --short HEAD)$([[ -n $(git status --porcelain) ]] && echo -dirty || true)
-out=benchmarks/results/$(date -u +%F)-$commit-retrain.md
+suffix=$(printf '%s' "${train_args[*]:-}" | tr -c 'A-Za-z0-9.' '-' | sed 's/-\+/-/g; s/^-//; s/-$//')
+out=benchmarks/results/$(date -u +%F)-$commit-retrain${suffix:+-$suffix}.md
 
 echo "training into $scratch" >&2
-"$train" --out-dir "$scratch" >"$scratch/train.log" 2>&1
+"$train" --out-dir "$scratch" "${train_args[@]}" >"$scratch/train.log" 2>&1
 threads=$(nproc)
 "$eval" --threads "$threads" --worst 0 --scores "$scratch/embedded.tsv" >/dev/null
 "$eval" --threads "$threads" --worst 0 --model "$scratch/model.bin" \
@@ -36,7 +50,7 @@ threads=$(nproc)
   echo
   echo "$(date -u +%FT%TZ), commit $commit, \`benchmarks/eval/retrain_compare.sh $*\`"
   echo
-  echo "Retrained: \`$(tail -1 "$scratch/train.log")\`"
+  echo "Retrained with \`scamcheck-train ${train_args[*]:-}\`: \`$(tail -1 "$scratch/train.log")\`"
   echo
   echo '```'
   "$eval" --threads "$threads" --worst 0 --compare embedded "$scratch/model.bin"
