@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
 #include <thread>
@@ -308,4 +309,25 @@ TEST_CASE("a text reads the same before and after a mail and a text with undersc
   REQUIRE(after.ok());
   CHECK(summary(*after) == summary(*before));
   CHECK(after->summary_plain == before->summary_plain);
+}
+
+TEST_CASE("a bare small sum is context: it counts only next to a real sign") {
+  auto& impl = static_cast<const scamcheck::internal::AnalyzerImpl&>(analyzer());
+  const auto sum_found = [&](std::string_view text, std::string_view sum) {
+    scamcheck::Report report;
+    auto findings = impl.detect(text, Kind::kText, report);
+    REQUIRE(findings.ok());
+    const std::size_t at = text.find(sum);
+    REQUIRE(at != std::string_view::npos);
+    return std::any_of(findings->begin(), findings->end(), [&](const auto& f) {
+      return f.key == "payment_request" && f.start <= at && f.end >= at + sum.size();
+    });
+  };
+  // A balance, a receipt, a refund: a small sum and nothing else to warn about.
+  CHECK_FALSE(
+      sum_found("Your remaining balance of £3.75 stays on your account after you leave.", "£3.75"));
+  CHECK_FALSE(sum_found("Kassenbon: 2 Brötchen, 1 Kaffee, Summe 4,80 €. Danke!", "4,80 €"));
+  // Beside a threat it is part of the demand.
+  CHECK(sum_found("Your account will be suspended today unless you settle £1.99 immediately.",
+                  "£1.99"));
 }
