@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "email/email_checks.h"
+#include "loaded_detector.h"
 #include "normalize/normalize.h"
 
 using namespace scamcheck;
@@ -38,25 +39,12 @@ class FakeTextStage final : public TextStage {
                    Report&) const override {}
 };
 
-const UrlAnalyzer& urls() {
-  static const auto loaded = UrlAnalyzer::load(DataSource(SCAMCHECK_DATA_DIR));
-  REQUIRE(loaded.ok());
-  return **loaded;
-}
-
-const EmailDetector& detector() {
-  static const auto loaded = EmailDetector::load(DataSource(SCAMCHECK_DATA_DIR), urls(),
-                                                 [](std::string_view) { return true; });
-  REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
-  return **loaded;
-}
-
 Findings detect(const std::string& raw, const FakeTextStage& stage) {
   auto email = parse_email(raw);
   REQUIRE(email.ok());
   Findings findings;
   Report report;
-  REQUIRE(detector().detect(*email, stage, findings, report).ok());
+  REQUIRE(testing::loaded_detector().detect(*email, stage, findings, report).ok());
   return findings;
 }
 
@@ -111,7 +99,7 @@ TEST_CASE("each text and HTML part keeps the rules' normalization of what it sho
   FakeTextStage stage;
   Findings findings;
   Report report;
-  REQUIRE(detector().detect(*email, stage, findings, report).ok());
+  REQUIRE(testing::loaded_detector().detect(*email, stage, findings, report).ok());
   REQUIRE(email->parts.size() == 2);
   const EmailPart& text = email->parts[0];
   const EmailPart& html = email->parts[1];

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "email/email_detector.h"
+#include "loaded_detector.h"
 #include "normalize/normalize.h"
 
 using namespace scamcheck;
@@ -30,19 +30,6 @@ class SilentTextStage final : public TextStage {
                    Report&) const override {}
 };
 
-const UrlAnalyzer& urls() {
-  static const auto loaded = UrlAnalyzer::load(DataSource(SCAMCHECK_DATA_DIR));
-  REQUIRE(loaded.ok());
-  return **loaded;
-}
-
-const EmailDetector& detector() {
-  static const auto loaded = EmailDetector::load(DataSource(SCAMCHECK_DATA_DIR), urls(),
-                                                 [](std::string_view) { return true; });
-  REQUIRE_MESSAGE(loaded.ok(), loaded.status().message());
-  return **loaded;
-}
-
 // The evidence of the mail's body reply_to_mismatch findings ("" if none).
 std::string asked_address(const std::string& raw) {
   auto email = parse_email(raw);
@@ -50,7 +37,7 @@ std::string asked_address(const std::string& raw) {
   Findings findings;
   Report report;
   SilentTextStage stage;
-  REQUIRE(detector().detect(*email, stage, findings, report).ok());
+  REQUIRE(testing::loaded_detector().detect(*email, stage, findings, report).ok());
   for (const Finding& f : findings) {
     if (f.key != "reply_to_mismatch" || f.location.rfind("body", 0) != 0) continue;
     const std::string_view text = email->text_of(f.location);
