@@ -74,36 +74,51 @@ const std::string& lowered(std::string_view text) {
   return buffer;
 }
 
-// Whether `text` holds one of `needles` (ASCII in lower case, other bytes
-// as they are) in any ASCII case: a look at each byte, no copy. Most lines
-// of a mail hold none of the words a check looks for, and this tells so
-// before the check lower-cases the line and searches it for each phrase.
-bool contains_any_ci(std::string_view text, std::initializer_list<std::string_view> needles) {
-  std::array<std::uint8_t, 256> starts{};  // bit k: needle k starts with this byte
-  unsigned k = 0;
-  for (std::string_view n : needles) {
-    const char c = n[0];
-    starts[static_cast<unsigned char>(c)] |= static_cast<std::uint8_t>(1U << k);
-    starts[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |=
-        static_cast<std::uint8_t>(1U << k);
-    ++k;
-  }
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned bits = starts[static_cast<unsigned char>(text[i])];
-    if (bits == 0) continue;
-    k = 0;
+// Whether a text holds one of a few needles (ASCII in lower case, other
+// bytes as they are, each at least two bytes) in any ASCII case: a look at
+// each byte, no copy. Most lines of a mail hold none of the words a check
+// looks for, and this tells so before the check lower-cases the line and
+// searches it for each phrase. Built once per set of needles: the scan of
+// a line is then all the work.
+class AnyOfCi {
+ public:
+  AnyOfCi(std::initializer_list<std::string_view> needles) {
     for (std::string_view n : needles) {
-      if ((bits >> k & 1U) != 0 && starts_with_ci(text.substr(i), n)) return true;
-      ++k;
+      const char c = n[0];
+      const auto bit = static_cast<std::uint8_t>(1U << count_);
+      starts_[static_cast<unsigned char>(c)] |= bit;
+      starts_[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |= bit;
+      needles_[count_++] = n;
     }
   }
-  return false;
-}
+
+  bool in(std::string_view text) const {
+    // The last byte cannot start a needle of two bytes or more.
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+      const unsigned bits = starts_[static_cast<unsigned char>(text[i])];
+      if (bits == 0) continue;
+      const char second = ascii_lower(text[i + 1]);
+      for (unsigned k = 0; k < count_; ++k) {
+        if ((bits >> k & 1U) != 0 && second == needles_[k][1] &&
+            starts_with_ci(text.substr(i), needles_[k])) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::array<std::uint8_t, 256> starts_{};  // bit k: needle k starts with this byte
+  std::array<std::string_view, 8> needles_{};
+  unsigned count_ = 0;
+};
 
 // Words by which a form's notification says what it is.
 bool names_a_form(std::string_view text) {
   // Each phrase below holds one of these.
-  if (!contains_any_ci(text, {"form", "submi", "modulo", "お問い合わせ"})) return false;
+  static const AnyOfCi kWords{"form", "submi", "modulo", "お問い合わせ"};
+  if (!kWords.in(text)) return false;
   static constexpr std::array<std::string_view, 17> kPhrases = {
       "contact form",           "form submission",       "new submission",
       "submitted the form",     "submitted a form",      "form on",
@@ -141,8 +156,9 @@ bool is_forward_marker(std::string_view line) {
       "weitergeleitete nachricht", "ursprüngliche nachricht", "message transféré",
       "message d'origine",         "mensaje reenviado",       "mensaje original",
       "messaggio inoltrato",       "doorgestuurd bericht",    "mensagem encaminhada"};
-  // Each marker holds one of these.
-  if (contains_any_ci(line, {"mess", "mensa", "nachricht", "bericht"})) {
+  // Each marker holds one of these, and none is shorter than 16 bytes.
+  static const AnyOfCi kWords{"mess", "mensa", "nachricht", "bericht"};
+  if (line.size() >= 16 && kWords.in(line)) {
     const std::string& lower = lowered(line);
     for (std::string_view m : kMarkers) {
       if (lower.find(m) != std::string::npos) return true;
