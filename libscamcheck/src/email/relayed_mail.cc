@@ -614,13 +614,16 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_s
   // Bulk mail that offers to unsubscribe is exempt: an image-only
   // newsletter is shaped the same.
   if (!email.find("List-Unsubscribe").empty()) return;
+  // The word count, which stops past the limit, goes first: a mail with
+  // more to say is not searched for a forwarded message's From line.
+  for (const Shown& s : shown) {
+    if (own_words(s.text, kLinkOnlyMaxWords) > kLinkOnlyMaxWords) return;
+  }
   std::string site(sender_site);
-  std::size_t words = 0;
   for (const Shown& s : shown) {
     if (Forwarded fwd = find_forwarded(s.text); fwd.found) site = fwd.sender_domain;
-    words = std::max(words, own_words(s.text, kLinkOnlyMaxWords));
   }
-  if (site.empty() || words > kLinkOnlyMaxWords) return;
+  if (site.empty()) return;
   // The link hides behind a picture or a button: its host is not shown.
   for (const Shown& s : shown) {
     if (s.visible == nullptr) continue;
