@@ -342,15 +342,10 @@ std::optional<Finding> link_as_name(const Shown& s, std::string_view sender_site
 std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
                                        std::string_view sender_site) {
   bool name = false, contact = false, message = false;
-  bool form_named = names_a_form(subject);
   std::optional<std::size_t> fields_start;
   std::size_t label_lines = 0;
   std::vector<std::pair<std::size_t, std::size_t>> software_lines;
   for_each_line(s.text, [&](std::string_view line, std::size_t offset) {
-    if (names_a_form(line)) {
-      form_named = true;
-      software_lines.emplace_back(offset, offset + line.size());
-    }
     const std::optional<Label> label = label_of(line, s.visible != nullptr);
     if (!label) return true;
     const Field field = field_of(label->name);
@@ -364,6 +359,17 @@ std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
     name = name || field == Field::kName;
     contact = contact || field == Field::kContact;
     message = message || field == Field::kMessage;
+    return true;
+  });
+  // Either shape needs a message field and two field lines: only then are
+  // the lines searched for a form's name.
+  if (!fields_start || !message || label_lines < 2) return std::nullopt;
+  bool form_named = names_a_form(subject);
+  for_each_line(s.text, [&](std::string_view line, std::size_t offset) {
+    if (names_a_form(line)) {
+      form_named = true;
+      software_lines.emplace_back(offset, offset + line.size());
+    }
     return true;
   });
   const bool form = (label_lines >= 3 && name && contact && message) ||
