@@ -245,7 +245,7 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
                report.urls.size());
   // An advert shows itself by its shape as much as by its words; a
   // newsletter by saying that the reader subscribed.
-  if (!mark_bulk_advert(email, shape, findings)) {
+  if (!mark_bulk_advert(email, shape, findings) && mail_->notice_scales_any(findings)) {
     std::vector<std::string_view> shown;  // the text parts and what the HTML parts show
     for (const EmailPart& part : email.parts) {
       if (part.type == EmailPart::Type::kText) shown.push_back(part.text);

@@ -232,6 +232,13 @@ class TextBuilder {
 
  private:
   void push(std::string_view bytes, std::size_t s, std::size_t e) {
+    // Most characters are one byte: no append() call for them.
+    if (bytes.size() == 1) {
+      v_.text.push_back(bytes[0]);
+      v_.source_start.push_back(static_cast<std::uint32_t>(s));
+      v_.source_end.push_back(static_cast<std::uint32_t>(e));
+      return;
+    }
     v_.text.append(bytes);
     for (std::size_t k = 0; k < bytes.size(); ++k) {
       v_.source_start.push_back(static_cast<std::uint32_t>(s));

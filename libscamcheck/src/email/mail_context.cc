@@ -159,6 +159,12 @@ bool MailContext::apply_subscription_notice(const std::vector<std::string_view>&
   return true;
 }
 
+bool MailContext::notice_scales_any(const Findings& findings) const {
+  return notice_ && std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+           return written_by_sender(f) && notice_keys_.count(f.key) > 0;
+         });
+}
+
 void MailContext::apply(Findings& findings, bool verified_sender, std::size_t linked_sites,
                         std::size_t quoted_lines, std::size_t links) const {
   std::erase_if(findings, [&](const Finding& f) {

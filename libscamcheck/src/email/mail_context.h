@@ -52,6 +52,10 @@ class MailContext {
   // same of lists bought. Returns whether the mail says so.
   bool apply_subscription_notice(const std::vector<std::string_view>& shown,
                                  Findings& findings) const;
+  // Whether apply_subscription_notice() could change any of `findings`
+  // (one of its keys, written by the sender): when not, the caller need not
+  // search the text.
+  bool notice_scales_any(const Findings& findings) const;
 
   // Multiplies the strength of what is found inside a quoted line ("> ...")
   // of a plain-text part: someone else's words, answered.

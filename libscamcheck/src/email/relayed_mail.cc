@@ -74,36 +74,51 @@ const std::string& lowered(std::string_view text) {
   return buffer;
 }
 
-// Whether `text` holds one of `needles` (ASCII in lower case, other bytes
-// as they are) in any ASCII case: a look at each byte, no copy. Most lines
-// of a mail hold none of the words a check looks for, and this tells so
-// before the check lower-cases the line and searches it for each phrase.
-bool contains_any_ci(std::string_view text, std::initializer_list<std::string_view> needles) {
-  std::array<std::uint8_t, 256> starts{};  // bit k: needle k starts with this byte
-  unsigned k = 0;
-  for (std::string_view n : needles) {
-    const char c = n[0];
-    starts[static_cast<unsigned char>(c)] |= static_cast<std::uint8_t>(1U << k);
-    starts[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |=
-        static_cast<std::uint8_t>(1U << k);
-    ++k;
-  }
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned bits = starts[static_cast<unsigned char>(text[i])];
-    if (bits == 0) continue;
-    k = 0;
+// Whether a text holds one of a few needles (ASCII in lower case, other
+// bytes as they are, each at least two bytes) in any ASCII case: a look at
+// each byte, no copy. Most lines of a mail hold none of the words a check
+// looks for, and this tells so before the check lower-cases the line and
+// searches it for each phrase. Built once per set of needles: the scan of
+// a line is then all the work.
+class AnyOfCi {
+ public:
+  AnyOfCi(std::initializer_list<std::string_view> needles) {
     for (std::string_view n : needles) {
-      if ((bits >> k & 1U) != 0 && starts_with_ci(text.substr(i), n)) return true;
-      ++k;
+      const char c = n[0];
+      const auto bit = static_cast<std::uint8_t>(1U << count_);
+      starts_[static_cast<unsigned char>(c)] |= bit;
+      starts_[static_cast<unsigned char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c)] |= bit;
+      needles_[count_++] = n;
     }
   }
-  return false;
-}
+
+  bool in(std::string_view text) const {
+    // The last byte cannot start a needle of two bytes or more.
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+      const unsigned bits = starts_[static_cast<unsigned char>(text[i])];
+      if (bits == 0) continue;
+      const char second = ascii_lower(text[i + 1]);
+      for (unsigned k = 0; k < count_; ++k) {
+        if ((bits >> k & 1U) != 0 && second == needles_[k][1] &&
+            starts_with_ci(text.substr(i), needles_[k])) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  std::array<std::uint8_t, 256> starts_{};  // bit k: needle k starts with this byte
+  std::array<std::string_view, 8> needles_{};
+  unsigned count_ = 0;
+};
 
 // Words by which a form's notification says what it is.
 bool names_a_form(std::string_view text) {
   // Each phrase below holds one of these.
-  if (!contains_any_ci(text, {"form", "submi", "modulo", "お問い合わせ"})) return false;
+  static const AnyOfCi kWords{"form", "submi", "modulo", "お問い合わせ"};
+  if (!kWords.in(text)) return false;
   static constexpr std::array<std::string_view, 17> kPhrases = {
       "contact form",           "form submission",       "new submission",
       "submitted the form",     "submitted a form",      "form on",
@@ -141,8 +156,9 @@ bool is_forward_marker(std::string_view line) {
       "weitergeleitete nachricht", "ursprüngliche nachricht", "message transféré",
       "message d'origine",         "mensaje reenviado",       "mensaje original",
       "messaggio inoltrato",       "doorgestuurd bericht",    "mensagem encaminhada"};
-  // Each marker holds one of these.
-  if (contains_any_ci(line, {"mess", "mensa", "nachricht", "bericht"})) {
+  // Each marker holds one of these, and none is shorter than 16 bytes.
+  static const AnyOfCi kWords{"mess", "mensa", "nachricht", "bericht"};
+  if (line.size() >= 16 && kWords.in(line)) {
     const std::string& lower = lowered(line);
     for (std::string_view m : kMarkers) {
       if (lower.find(m) != std::string::npos) return true;
@@ -326,15 +342,10 @@ std::optional<Finding> link_as_name(const Shown& s, std::string_view sender_site
 std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
                                        std::string_view sender_site) {
   bool name = false, contact = false, message = false;
-  bool form_named = names_a_form(subject);
   std::optional<std::size_t> fields_start;
   std::size_t label_lines = 0;
   std::vector<std::pair<std::size_t, std::size_t>> software_lines;
   for_each_line(s.text, [&](std::string_view line, std::size_t offset) {
-    if (names_a_form(line)) {
-      form_named = true;
-      software_lines.emplace_back(offset, offset + line.size());
-    }
     const std::optional<Label> label = label_of(line, s.visible != nullptr);
     if (!label) return true;
     const Field field = field_of(label->name);
@@ -348,6 +359,17 @@ std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
     name = name || field == Field::kName;
     contact = contact || field == Field::kContact;
     message = message || field == Field::kMessage;
+    return true;
+  });
+  // Either shape needs a message field and two field lines: only then are
+  // the lines searched for a form's name.
+  if (!fields_start || !message || label_lines < 2) return std::nullopt;
+  bool form_named = names_a_form(subject);
+  for_each_line(s.text, [&](std::string_view line, std::size_t offset) {
+    if (names_a_form(line)) {
+      form_named = true;
+      software_lines.emplace_back(offset, offset + line.size());
+    }
     return true;
   });
   const bool form = (label_lines >= 3 && name && contact && message) ||
@@ -598,13 +620,16 @@ void check_relayed_mail(const ParsedEmail& email, std::string_view registrable_s
   // Bulk mail that offers to unsubscribe is exempt: an image-only
   // newsletter is shaped the same.
   if (!email.find("List-Unsubscribe").empty()) return;
+  // The word count, which stops past the limit, goes first: a mail with
+  // more to say is not searched for a forwarded message's From line.
+  for (const Shown& s : shown) {
+    if (own_words(s.text, kLinkOnlyMaxWords) > kLinkOnlyMaxWords) return;
+  }
   std::string site(sender_site);
-  std::size_t words = 0;
   for (const Shown& s : shown) {
     if (Forwarded fwd = find_forwarded(s.text); fwd.found) site = fwd.sender_domain;
-    words = std::max(words, own_words(s.text, kLinkOnlyMaxWords));
   }
-  if (site.empty() || words > kLinkOnlyMaxWords) return;
+  if (site.empty()) return;
   // The link hides behind a picture or a button: its host is not shown.
   for (const Shown& s : shown) {
     if (s.visible == nullptr) continue;

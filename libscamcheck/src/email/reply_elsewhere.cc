@@ -162,8 +162,10 @@ void check_reply_elsewhere(const ParsedEmail& email, bool answers, const HeaderC
     } else {
       continue;
     }
-    if (find_forwarded(text).found || label_lines(text) >= kMaxLabelLines ||
-        words_in(text, kReplyElsewhereMaxWords) > kReplyElsewhereMaxWords) {
+    // The check is for short letters: the word count, which stops past the
+    // limit, goes first so that a long text is not scanned line by line.
+    if (words_in(text, kReplyElsewhereMaxWords) > kReplyElsewhereMaxWords ||
+        label_lines(text) >= kMaxLabelLines || find_forwarded(text).found) {
       continue;
     }
     if (std::optional<Finding> f = address_asked_for(text, part, visible, own, headers)) {

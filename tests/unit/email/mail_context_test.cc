@@ -129,6 +129,13 @@ TEST_CASE("a mail saying the reader subscribed weakens its advertising words onl
   CHECK_FALSE(mail.apply_subscription_notice({}, g));
   CHECK(g[0].strength == doctest::Approx(1.0));
 
+  // Only a finding the notice would scale makes the text worth searching.
+  CHECK(mail.notice_scales_any(g));
+  CHECK(mail.notice_scales_any({finding("marketing_spam", "header:Subject")}));
+  CHECK_FALSE(mail.notice_scales_any(
+      {finding("marketing_spam", "header:List-Unsubscribe"), finding("payment_request")}));
+  CHECK_FALSE(mail.notice_scales_any({}));
+
   auto bad = load_text(R"({"version": 1, "strength": {}, "context_only": [],
     "sender_site_strength": 1, "verified_sender_claims": [],
     "subscription_notice": {"patterns": ["(unclosed"], "strength": 0.5, "keys": []}})");
