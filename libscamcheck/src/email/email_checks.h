@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "data/data_source.h"
@@ -60,6 +62,16 @@ struct VisibleText {
     std::string href;                          // entity-decoded
   };
   std::vector<Link> links;
+
+  // The source bytes a span [start, end) of `text` came from; nullopt when
+  // the span is empty, out of range, or maps to no source byte.
+  std::optional<std::pair<std::size_t, std::size_t>> source_span(std::size_t start,
+                                                                 std::size_t end) const {
+    if (end <= start || end > source_start.size() || end > source_end.size()) return std::nullopt;
+    const std::size_t s = source_start[start], e = source_end[end - 1];
+    if (e <= s) return std::nullopt;
+    return std::pair{s, e};
+  }
 };
 
 // HTML checks on one decoded HTML part (location "body:html", spans into the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -89,11 +90,9 @@ void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
     std::size_t start = fwd.from_start + f.start, end = fwd.from_start + f.end;
     if (end <= start || end > shown.size()) continue;
     if (visible != nullptr) {
-      if (end > visible->source_start.size()) continue;
-      const std::size_t s = visible->source_start[start], e = visible->source_end[end - 1];
-      if (e <= s) continue;
-      start = s;
-      end = e;
+      const auto source = visible->source_span(start, end);
+      if (!source) continue;
+      std::tie(start, end) = *source;
     }
     f.start = start;
     f.end = end;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <tuple>
 
 #include "email/email_checks.h"
 #include "util/ascii.h"
@@ -282,14 +283,9 @@ std::optional<Finding> finding_on(const Shown& s, std::string key, std::size_t s
                                   std::size_t end) {
   if (end <= start || end > s.text.size()) return std::nullopt;
   if (s.visible != nullptr) {
-    if (end > s.visible->source_start.size() || end > s.visible->source_end.size()) {
-      return std::nullopt;
-    }
-    const std::size_t src_start = s.visible->source_start[start];
-    const std::size_t src_end = s.visible->source_end[end - 1];
-    if (src_end <= src_start) return std::nullopt;
-    start = src_start;
-    end = src_end;
+    const auto source = s.visible->source_span(start, end);
+    if (!source) return std::nullopt;
+    std::tie(start, end) = *source;
   }
   return Finding::at(std::move(key), start, end, s.part->location);
 }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "email/header_parse.h"
@@ -109,14 +110,9 @@ std::vector<std::string> own_addresses(const ParsedEmail& email) {
 std::optional<Finding> finding_in(const EmailPart& part, const VisibleText* visible,
                                   std::size_t start, std::size_t end) {
   if (visible != nullptr) {
-    if (end <= start || end > visible->source_start.size() || end > visible->source_end.size()) {
-      return std::nullopt;
-    }
-    const std::size_t src_start = visible->source_start[start];
-    const std::size_t src_end = visible->source_end[end - 1];
-    if (src_end <= src_start || src_end > part.text.size()) return std::nullopt;
-    start = src_start;
-    end = src_end;
+    const auto source = visible->source_span(start, end);
+    if (!source || source->second > part.text.size()) return std::nullopt;
+    std::tie(start, end) = *source;
   }
   return Finding::at("reply_to_mismatch", start, end, part.location);
 }
