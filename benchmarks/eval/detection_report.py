@@ -9,8 +9,9 @@ pack of BASE (its rules, scoring, texts and model, from `git archive BASE
 libscamcheck/data`) and with the working tree's pack, each with the model and
 with the rules alone. Writes benchmarks/results/<date>-<short HEAD>-detection.md:
 per dataset the false-positive rate, recall and MCC of the baseline and of
-the working tree side by side, then the per-family table and the fixtures'
-trained/unseen halves of each run. The code is the working tree's in all four
+the working tree side by side, then the per-family table, every record whose verdict
+moved from the baseline's pack to the working tree's (ids and scores), and the
+fixtures' trained/unseen halves of each run. The code is the working tree's in all four
 runs; only the data pack differs (so a code change that moves a verdict on
 its own is in both columns).
 """
@@ -33,7 +34,8 @@ def git(*args):
 
 
 def run_eval(binary, data_dir, rules_only, threads, json_path):
-    cmd = [str(binary), "--threads", str(threads), "--worst", "0", "--json", str(json_path)]
+    cmd = [str(binary), "--threads", str(threads), "--worst", "0", "--json", str(json_path),
+           "--scores", str(json_path.with_suffix(".tsv"))]
     if data_dir:
         cmd += ["--data-dir", str(data_dir)]
     if rules_only:
@@ -62,6 +64,34 @@ def family_totals(text, half="both"):
         prev = out.get(family, (0, 0, 0, 0))
         out[family] = tuple(a + int(b) for a, b in zip(prev, (cells[2], cells[3], cells[5], cells[6])))
     return out
+
+
+def load_scores(path):
+    """{(dataset, id): (label, score, verdict)} of a --scores file."""
+    rows = {}
+    with open(path, encoding="utf-8") as f:
+        next(f)
+        for line in f:
+            dataset, rid, label, score, verdict = line.rstrip("\n").split("\t")[:5]
+            rows[(dataset, rid)] = (label, int(score), verdict)
+    return rows
+
+
+def moved_records(before, after):
+    """Lines for every record in both runs whose verdict moved between
+    flagged and safe (ids and scores only, no text), then counts."""
+    lines, counts = [], {}
+    for key in sorted(before):
+        if key not in after:
+            continue
+        (label, s0, v0), (_, s1, v1) = before[key], after[key]
+        if (v0 == "safe") != (v1 == "safe"):
+            way = "flagged now" if v0 == "safe" else "safe now"
+            counts[(key[0], label, way)] = counts.get((key[0], label, way), 0) + 1
+            lines.append(f"{key[0]:28} {key[1]:44} {label:5} {s0:3} {v0:10} -> {s1:3} {v1}")
+    lines.append("")
+    lines += [f"{d:28} {label:5} {way:12} {n}" for (d, label, way), n in sorted(counts.items())]
+    return lines
 
 
 def ratio(part, whole):
@@ -97,8 +127,9 @@ def main():
                                            ("new model", None, False),
                                            ("base rules", base_data, True),
                                            ("new rules", None, True)):
-            runs[name] = run_eval(a.eval, data_dir, rules_only, a.threads,
-                                  pathlib.Path(tmp) / (name.replace(" ", "_") + ".json"))
+            json_path = pathlib.Path(tmp) / (name.replace(" ", "_") + ".json")
+            runs[name] = run_eval(a.eval, data_dir, rules_only, a.threads, json_path) + (
+                load_scores(json_path.with_suffix(".tsv")),)
     out = [f"# Detection figures: {head}{' (+ uncommitted changes)' if dirty else ''} "
            f"beside {base}",
            "",
@@ -140,6 +171,12 @@ def main():
                    f"{ratio(b[3], b[2])} | {ratio(n[3], n[2])} | {ratio(u[3], u[2])} | "
                    f"{ratio(r[1], r[0])} | {ratio(r[3], r[2])} |")
     out.append("")
+    for mode in ("model", "rules"):
+        out += [f"## Records whose verdict moved, {mode} runs (base -> new)", "",
+                "Every dev and fixture record in both runs whose verdict moved between flagged "
+                "and safe: ids and scores only.", "", "```"]
+        out += moved_records(runs[f"base {mode}"][2], runs[f"new {mode}"][2])
+        out += ["```", ""]
     for name in ("new model", "base model", "new rules", "base rules"):
         text = runs[name][1]
         note = (["In the base runs TRAINED only names the even half: the baseline model never "

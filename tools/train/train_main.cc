@@ -20,7 +20,9 @@
 // out-of-fold ham, where one of our fixtures' ham counts half: they are
 // look-alikes written to sit close to a scam); the final weights come from
 // all the data. Every model (fold or final) is the mean of three fits that
-// visit the examples in different orders (--average).
+// visit the examples in different orders (--average); each pass orders the
+// examples by a hash of their own text (--order keyed), so that adding or
+// removing examples does not reorder the others.
 // Deterministic: the same data and flags give the same bytes.
 //
 // Usage: scamcheck-train [--corpus-dir DIR] [--fixtures DIR] [--out-dir DIR]
@@ -28,7 +30,8 @@
 //                        [--l2 X] [--seed N] [--folds N] [--repeats N]
 //                        [--fpr-text X] [--fpr-email X] [--fpr-url X]
 //                        [--fixture-ham-weight X] [--average N]
-//                        [--source-weight NAME[+|-]=X] [--threads N]
+//                        [--source-weight NAME[+|-]=X] [--order keyed|shuffled]
+//                        [--threads N]
 // Exit status: 0 written, 64 usage, 65 unreadable data, 70 internal error,
 // 73 cannot write the output.
 
@@ -144,6 +147,9 @@ struct Args {
   // One fit's weights move with the order it visits the examples in: a few
   // records near a threshold change sides with any change to the data.
   std::uint32_t average = 3;
+  // --order: "keyed" visits the examples in an order fixed by each one's
+  // own text (TrainOptions::keyed_order), "shuffled" shuffles positions.
+  std::string order = "keyed";
   Args() { train.hash_bits = 20; }
 };
 
@@ -195,6 +201,11 @@ int parse_args(int argc, char** argv, Args& args) {
   app.add_option("--seed", args.train.seed, "Order of the examples in each pass (default 1)")
       ->type_name("N")
       ->transform(decimal());
+  app.add_option("--order", args.order,
+                 "How each pass orders the examples: keyed (by a hash of each one's text, so "
+                 "adding examples leaves the others' order alone) or shuffled (default keyed)")
+      ->type_name("keyed|shuffled")
+      ->check(CLI::IsMember({"keyed", "shuffled"}));
   app.add_option("--folds", args.folds, "Cross-fitting folds (default 4)")
       ->type_name("N")
       ->transform(decimal())
@@ -257,6 +268,14 @@ int parse_args(int argc, char** argv, Args& args) {
         static_cast<float>(std::strtod(value.c_str() + eq + 1, nullptr));
   }
   return -1;
+}
+
+std::uint64_t fnv1a64(std::string_view s, std::uint64_t h = 14695981039346656037ull) {
+  for (char c : s) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 1099511628211ull;
+  }
+  return h;
 }
 
 std::uint32_t fnv1a(std::string_view s) {
@@ -440,9 +459,11 @@ std::string notice(const Args& args, const std::map<std::string, std::size_t>& u
       << args.train.hash_bits
       << " hashed features (word n-grams, link parts, rule findings),\n"
          "trained with seeds "
-      << args.train.seed << "-" << args.train.seed + args.average - 1 << " (weights averaged), "
-      << args.train.epochs << " epochs, " << args.folds << "-fold cross-fitted calibration, on "
-      << examples
+      << args.train.seed << "-" << args.train.seed + args.average - 1 << " (weights averaged; "
+      << (args.train.keyed_order ? "examples visited in an order keyed by their text"
+                                 : "examples shuffled")
+      << "), " << args.train.epochs << " epochs, " << args.folds
+      << "-fold cross-fitted calibration, on " << examples
       << " examples.\n\n"
          "It was trained on the `train` splits of the following corpora (records\n"
          "read per corpus in brackets); their authors are credited here as their\n"
@@ -486,6 +507,7 @@ std::vector<float> fit(const std::vector<model::Example>& examples, const Args& 
 int main(int argc, char** argv) {
   Args args;
   if (int status = parse_args(argc, argv, args); status >= 0) return status;
+  args.train.keyed_order = args.order == "keyed";
 
   auto created = scamcheck::Analyzer::create(scamcheck::Options{.use_model = false});
   if (!created.ok()) {
@@ -511,6 +533,9 @@ int main(int argc, char** argv) {
       auto features = analyzer.model_features(items[i].text, items[i].kind);
       if (!features.ok()) continue;
       examples[i] = model::Example::from(*features, args.train.hash_bits, items[i].label);
+      // (kind, text) is unique among the items.
+      const char kind = static_cast<char>('0' + static_cast<int>(items[i].kind));
+      examples[i].key = fnv1a64(items[i].text, fnv1a64(std::string_view(&kind, 1)));
       // "NAME" weighs every example of a source, "NAME+" its positives,
       // "NAME-" its ham.
       for (const std::string& key :

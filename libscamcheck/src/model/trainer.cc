@@ -1,5 +1,6 @@
 #include "model/trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -13,6 +14,14 @@ double sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 // distributions are not the same across library implementations).
 std::size_t draw(std::mt19937_64& rng, std::size_t n) {
   return static_cast<std::size_t>(rng() % static_cast<std::uint64_t>(n));
+}
+
+// A 64-bit finalizer (splitmix64's): every input bit moves every output bit.
+std::uint64_t mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
 }
 
 }  // namespace
@@ -37,6 +46,16 @@ double raw_score(const std::vector<float>& weights, const Example& example) {
   return z;
 }
 
+void order_by_key(const std::vector<Example>& examples, std::uint64_t seed, int epoch,
+                  std::vector<std::size_t>& rows) {
+  const std::uint64_t salt = mix64(seed * 0x100000001b3ull + static_cast<unsigned>(epoch));
+  std::vector<std::pair<std::uint64_t, std::size_t>> ranked;
+  ranked.reserve(rows.size());
+  for (std::size_t row : rows) ranked.emplace_back(mix64(examples[row].key ^ salt), row);
+  std::sort(ranked.begin(), ranked.end());
+  for (std::size_t k = 0; k < ranked.size(); ++k) rows[k] = ranked[k].second;
+}
+
 std::vector<float> train_logistic(const std::vector<Example>& examples, const TrainOptions& options,
                                   int skip_fold) {
   const std::size_t size = std::size_t{1} << options.hash_bits;
@@ -51,7 +70,11 @@ std::vector<float> train_logistic(const std::vector<Example>& examples, const Tr
   std::mt19937_64 rng(options.seed);
   constexpr double kInitialAccumulator = 1e-6;
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[draw(rng, i)]);
+    if (options.keyed_order) {
+      order_by_key(examples, options.seed, epoch, order);
+    } else {
+      for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[draw(rng, i)]);
+    }
     for (std::size_t row : order) {
       const Example& e = examples[row];
       const double p = sigmoid(raw_score(w, e));

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "analyzer_impl.h"
 #include "model/linear_model.h"
 #include "scamcheck/scamcheck.h"
@@ -75,4 +77,46 @@ TEST_CASE("Platt scaling fits a monotone calibration") {
   CHECK(p.a > 0);
   CHECK(p.a * 3.0 + p.b > 0);
   CHECK(p.a * -3.0 + p.b < 0);
+}
+
+TEST_CASE("keyed order: adding examples leaves the others' visiting order alone") {
+  // 40 examples with keys 1..40, then the same with 10 more keys placed in
+  // front of and among them (so every original example has another index).
+  std::vector<model::Example> before(40);
+  for (std::size_t i = 0; i < before.size(); ++i) before[i].key = 1000 + i;
+  std::vector<model::Example> after;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    if (i % 4 == 0) after.emplace_back().key = 5000 + i;  // a new example
+    after.push_back(before[i]);
+  }
+  auto keys_in_order = [](const std::vector<model::Example>& examples, int epoch) {
+    std::vector<std::size_t> rows(examples.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = i;
+    model::order_by_key(examples, 3, epoch, rows);
+    std::vector<std::uint64_t> keys;
+    for (std::size_t r : rows) {
+      if (examples[r].key < 5000) keys.push_back(examples[r].key);
+    }
+    return keys;
+  };
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    const auto a = keys_in_order(before, epoch);
+    CHECK(a == keys_in_order(after, epoch));
+    // Each pass has an order of its own, not the keys' order.
+    CHECK(a != keys_in_order(before, epoch + 1));
+    CHECK(!std::is_sorted(a.begin(), a.end()));
+  }
+
+  // Training with it is deterministic and learns the labels.
+  model::TrainOptions options;
+  options.hash_bits = 12;
+  options.epochs = 5;
+  options.keyed_order = true;
+  auto examples = tiny_examples(options.hash_bits);
+  for (std::size_t i = 0; i < examples.size(); ++i) examples[i].key = 77 * i + 5;
+  const auto w = model::train_logistic(examples, options);
+  CHECK(w == model::train_logistic(examples, options));
+  for (const auto& e : examples) {
+    CHECK((model::raw_score(w, e) > 0) == (e.label > 0.5f));
+  }
 }
