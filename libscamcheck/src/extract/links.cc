@@ -370,6 +370,41 @@ std::size_t skip_email_domain(std::string_view text, std::size_t at) {
   return h.labels > 0 ? h.end : at + 1;
 }
 
+// Whether `text` may hold a link at all: every link extract_links() finds
+// has a scheme, whose ':' follows "http", "hxxp", "https", "hxxps",
+// "javascript", "vbscript" or "data" (the defanged "[:]//" and "[://]" are
+// markers), or a host of two labels or more, whose separator is a '.'
+// followed by a label character or a defang marker ("[.]", "(dot)", ...).
+// A text with none of these (most SMS) needs no scan: one table look-up
+// per byte instead of the scan's work per word.
+bool may_hold_link(std::string_view text) {
+  static constexpr std::array<bool, 256> kTrigger = [] {
+    std::array<bool, 256> t{};
+    for (char c : std::string_view(".:[({")) t[static_cast<unsigned char>(c)] = true;
+    return t;
+  }();
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const char c = text[i];
+    if (!kTrigger[static_cast<unsigned char>(c)]) continue;
+    if (c == '.') {
+      if (i + 1 < n &&
+          (is_host_char_ascii(text[i + 1]) || static_cast<unsigned char>(text[i + 1]) >= 0x80)) {
+        return true;
+      }
+    } else if (c == ':') {
+      if (i < 4) continue;
+      for (std::string_view end : {"http", "hxxp", "ttps", "xxps", "ript", "data"}) {
+        if (starts_with_ci(text, i - 4, end)) return true;
+      }
+    } else {
+      std::string_view rep;
+      if (defang_marker_at(text, i, rep) != 0) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<LinkLists> LinkLists::load(const DataSource& data) {
@@ -413,6 +448,7 @@ std::vector<LinkMatch> extract_links(std::string_view text) {
 
 std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lists) {
   std::vector<LinkMatch> out;
+  if (!may_hold_link(text)) return out;
   const std::size_t n = text.size();
   std::size_t i = 0;
   while (i < n) {
