@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -384,23 +386,43 @@ bool may_hold_link(std::string_view text) {
     return t;
   }();
   const std::size_t n = text.size();
-  for (std::size_t i = 0; i < n; ++i) {
+  auto starts_link_sign = [&](std::size_t i) {
     const char c = text[i];
-    if (!kTrigger[static_cast<unsigned char>(c)]) continue;
+    if (!kTrigger[static_cast<unsigned char>(c)]) return false;
     if (c == '.') {
-      if (i + 1 < n &&
-          (is_host_char_ascii(text[i + 1]) || static_cast<unsigned char>(text[i + 1]) >= 0x80)) {
-        return true;
-      }
-    } else if (c == ':') {
-      if (i < 4) continue;
+      return i + 1 < n &&
+             (is_host_char_ascii(text[i + 1]) || static_cast<unsigned char>(text[i + 1]) >= 0x80);
+    }
+    if (c == ':') {
+      if (i < 4) return false;
       for (std::string_view end : {"http", "hxxp", "ttps", "xxps", "ript", "data"}) {
         if (starts_with_ci(text, i - 4, end)) return true;
       }
-    } else {
-      std::string_view rep;
-      if (defang_marker_at(text, i, rep) != 0) return true;
+      return false;
     }
+    std::string_view rep;
+    return defang_marker_at(text, i, rep) != 0;
+  };
+  // Eight bytes at a time; only a word holding one of the five bytes (a
+  // zero byte in the word XOR that byte repeated) is read byte by byte.
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  auto has_byte = [](std::uint64_t word, char c) {
+    const std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(c));
+    return ((x - kOnes) & ~x & (kOnes << 7)) != 0;
+  };
+  std::size_t i = 0;
+  for (std::uint64_t word; i + 8 <= n; i += 8) {
+    std::memcpy(&word, text.data() + i, 8);
+    if (!has_byte(word, '.') && !has_byte(word, ':') && !has_byte(word, '[') &&
+        !has_byte(word, '(') && !has_byte(word, '{')) {
+      continue;
+    }
+    for (std::size_t k = i; k < i + 8; ++k) {
+      if (starts_link_sign(k)) return true;
+    }
+  }
+  for (; i < n; ++i) {
+    if (starts_link_sign(i)) return true;
   }
   return false;
 }
