@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "detect/confusables.h"
+#include "detect/lookalike_fold.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
 
@@ -328,8 +329,33 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
     return !key.empty() && key_filter_.test(filter_slot(key)) &&
            brand_keys_.find(key) != brand_keys_.end();
   }
+  // Whether the key of an ASCII word (its look-alike fold, ConfusableKeys::
+  // key_fast) may begin and end as a brand's key does, read from the
+  // word's first two and last two bytes, without folding the rest: most
+  // words of a message end here.
+  bool may_be_brand_word(std::string_view word) const {
+    const char f0 = lookalike_letter(word.front());
+    const char last = lookalike_letter(word.back());
+    if (word.size() < 2) return key_ends_.test(key_end_slot(f0, last));
+    const char f1 = lookalike_letter(word[1]);
+    // The contractions rn -> m and vv -> w, left to right: the key's first
+    // letter is one at the word's start; at its end, rn always is (no
+    // contraction ends in 'r'), vv is or is not ("vvv" -> "wv").
+    const char first = f0 == 'r' && f1 == 'n' ? 'm' : f0 == 'v' && f1 == 'v' ? 'w' : f0;
+    const char before_last = lookalike_letter(word[word.size() - 2]);
+    if (before_last == 'r' && last == 'n') return key_ends_.test(key_end_slot(first, 'm'));
+    if (before_last == 'v' && last == 'v') {
+      return key_ends_.test(key_end_slot(first, 'w')) || key_ends_.test(key_end_slot(first, 'v'));
+    }
+    return key_ends_.test(key_end_slot(first, last));
+  }
+  static std::size_t key_end_slot(char first, char last) {
+    return static_cast<std::size_t>(static_cast<std::uint8_t>(first)) << 8 |
+           static_cast<std::uint8_t>(last);
+  }
   void add_brand_key(std::string_view key, bool has_digits) {
     if (key.empty()) return;
+    key_ends_.set(key_end_slot(key.front(), key.back()));
     key_filter_.set(filter_slot(key));
     brand_keys_.emplace(key);
     if (!has_digits) letter_brand_keys_.emplace(key);
@@ -337,7 +363,8 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
 
   ConfusableKeys keys_;
   std::bitset<kFilterBits> key_filter_;
-  StringSet brand_keys_;  // confusable keys of the brands
+  std::bitset<1 << 16> key_ends_;  // each brand key's first and last byte
+  StringSet brand_keys_;           // confusable keys of the brands
   // Keys of the brands written without ASCII digits: a word of plain
   // letters only imitates these. The trick puts digits in ("Amaz0n"); it
   // does not take a brand's digits out, and the other way round ordinary
@@ -722,6 +749,7 @@ void UnicodeCheckerImpl::check_phonetic_letters(std::string_view text, const Wor
 
 bool UnicodeCheckerImpl::matches_brand_key(std::string_view word, bool non_ascii,
                                            bool plain_letters) const {
+  if (!non_ascii && !may_be_brand_word(word)) return false;
   ConfusableKeyBuffer key;
   if (keys_.key_fast(word, key)) {
     if (!may_be_brand_key(key.view())) return false;

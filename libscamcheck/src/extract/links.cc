@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -370,6 +372,61 @@ std::size_t skip_email_domain(std::string_view text, std::size_t at) {
   return h.labels > 0 ? h.end : at + 1;
 }
 
+// Whether `text` may hold a link at all: every link extract_links() finds
+// has a scheme, whose ':' follows "http", "hxxp", "https", "hxxps",
+// "javascript", "vbscript" or "data" (the defanged "[:]//" and "[://]" are
+// markers), or a host of two labels or more, whose separator is a '.'
+// followed by a label character or a defang marker ("[.]", "(dot)", ...).
+// A text with none of these (most SMS) needs no scan: one table look-up
+// per byte instead of the scan's work per word.
+bool may_hold_link(std::string_view text) {
+  static constexpr std::array<bool, 256> kTrigger = [] {
+    std::array<bool, 256> t{};
+    for (char c : std::string_view(".:[({")) t[static_cast<unsigned char>(c)] = true;
+    return t;
+  }();
+  const std::size_t n = text.size();
+  auto starts_link_sign = [&](std::size_t i) {
+    const char c = text[i];
+    if (!kTrigger[static_cast<unsigned char>(c)]) return false;
+    if (c == '.') {
+      return i + 1 < n &&
+             (is_host_char_ascii(text[i + 1]) || static_cast<unsigned char>(text[i + 1]) >= 0x80);
+    }
+    if (c == ':') {
+      if (i < 4) return false;
+      for (std::string_view end : {"http", "hxxp", "ttps", "xxps", "ript", "data"}) {
+        if (starts_with_ci(text, i - 4, end)) return true;
+      }
+      return false;
+    }
+    std::string_view rep;
+    return defang_marker_at(text, i, rep) != 0;
+  };
+  // Eight bytes at a time; only a word holding one of the five bytes (a
+  // zero byte in the word XOR that byte repeated) is read byte by byte.
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  auto has_byte = [](std::uint64_t word, char c) {
+    const std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(c));
+    return ((x - kOnes) & ~x & (kOnes << 7)) != 0;
+  };
+  std::size_t i = 0;
+  for (std::uint64_t word; i + 8 <= n; i += 8) {
+    std::memcpy(&word, text.data() + i, 8);
+    if (!has_byte(word, '.') && !has_byte(word, ':') && !has_byte(word, '[') &&
+        !has_byte(word, '(') && !has_byte(word, '{')) {
+      continue;
+    }
+    for (std::size_t k = i; k < i + 8; ++k) {
+      if (starts_link_sign(k)) return true;
+    }
+  }
+  for (; i < n; ++i) {
+    if (starts_link_sign(i)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result<LinkLists> LinkLists::load(const DataSource& data) {
@@ -413,6 +470,7 @@ std::vector<LinkMatch> extract_links(std::string_view text) {
 
 std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lists) {
   std::vector<LinkMatch> out;
+  if (!may_hold_link(text)) return out;
   const std::size_t n = text.size();
   std::size_t i = 0;
   while (i < n) {

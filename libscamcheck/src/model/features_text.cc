@@ -52,14 +52,17 @@ void add_prose_shape(std::string_view text, FeatureSet& out) {
   // Every byte counted in one branch-free pass, then the schemes' bytes
   // taken out again (a scheme holds no 'h' but its first: they never
   // overlap).
-  std::size_t size = text.size(), letters = 0, upper = 0;
+  // (32-bit counts and bitwise operators: the compiler's vector
+  // instructions take many bytes at a time; an input is far below 4 GiB.)
+  std::uint32_t letter_count = 0, upper_count = 0;
   for (const char ch : text) {
     const auto c = static_cast<unsigned char>(ch);
-    const bool is_upper = static_cast<unsigned char>(c - 'A') < 26;
-    const bool is_lower = static_cast<unsigned char>(c - 'a') < 26;
-    letters += is_upper || is_lower;
-    upper += is_upper;
+    const auto is_upper = static_cast<std::uint32_t>(static_cast<unsigned char>(c - 'A') < 26);
+    const auto is_lower = static_cast<std::uint32_t>(static_cast<unsigned char>(c - 'a') < 26);
+    letter_count += is_upper | is_lower;
+    upper_count += is_upper;
   }
+  std::size_t size = text.size(), letters = letter_count, upper = upper_count;
   // Every scheme ends in "://": found by the library's substring search,
   // then the letters before it read ("http" or "https", in any case).
   for (std::size_t k = text.find("://"); k != std::string_view::npos; k = text.find("://", k + 1)) {
@@ -170,17 +173,30 @@ class ProseReader {
     // A text of printable ASCII and white space (most messages) maps to
     // its normalization byte for byte, so every chunk is printable ASCII
     // (white space ends a chunk): readable, without reading it again.
-    bool plain = true;
-    for (const char c : norm.original()) plain &= (c >= 0x20 && c < 0x7F) || space_byte(c);
-    plain_ = plain;
+    // Branch-free, so the compiler reads many bytes per instruction: white
+    // space is ' ' (printable) or '\t' ... '\r' (9 to 13).
+    unsigned other = 0;
+    for (const char ch : norm.original()) {
+      const auto c = static_cast<unsigned char>(ch);
+      other |= static_cast<unsigned>(static_cast<unsigned char>(c - 0x20) >= 0x5F) &
+               static_cast<unsigned>(static_cast<unsigned char>(c - 9) >= 5);
+    }
+    plain_ = other == 0;
   }
 
   void read() {
     std::size_t i = 0;
     while (i < n_.size() && out_.word_tokens < kMaxWordTokens) {
       while (i < n_.size() && space_byte(n_[i])) ++i;
+      // The chunk's end, and the byte classes of all of it on the way
+      // (the punctuation trimmed below included).
       std::size_t j = i;
-      while (j < n_.size() && !space_byte(n_[j])) ++j;
+      std::uint8_t classes = 0;
+      for (; j < n_.size(); ++j) {
+        const std::uint8_t c = kPunctClass[static_cast<unsigned char>(n_[j])];
+        if ((c & 4) != 0) break;
+        classes |= c;
+      }
       std::size_t s = i;
       std::size_t e = j;
       i = j;
@@ -195,9 +211,12 @@ class ProseReader {
         chunk_readable_ = readable(norm_.original().substr(os, oe - os));
       }
       // An address needs an '@', a link a '.' or a ':' ("://", "www.", a
-      // dotted host): most chunks are words with neither, read once here.
-      std::uint8_t classes = 0;
-      for (const char c : chunk) classes |= kPunctClass[static_cast<unsigned char>(c)];
+      // dotted host): most chunks are words with neither. Where the whole
+      // chunk has one, the chunk without its punctuation is read again.
+      if ((classes & (16 | 32)) != 0) {
+        classes = 0;
+        for (const char c : chunk) classes |= kPunctClass[static_cast<unsigned char>(c)];
+      }
       if ((classes & 16) != 0 && looks_like_address(chunk)) {
         token(kEmailToken, s, e);
       } else if ((classes & 32) != 0 && looks_like_link(chunk)) {

@@ -97,7 +97,12 @@ NormalizedText::NormalizedText(std::string_view original, bool underscores_as_sp
   while (i < n) {
     // A run of ASCII maps 1:1, case folded, in one go; its last byte takes
     // the slow path when a combining mark follows (u + U+0308 -> ü).
+    // Eight bytes at a time while none has its high bit set.
     std::size_t j = i;
+    for (std::uint64_t word; j + 8 <= n; j += 8) {
+      std::memcpy(&word, s + j, 8);
+      if ((word & 0x8080808080808080u) != 0) break;
+    }
     while (j < n && s[j] < 0x80) ++j;
     if (j < n && j > i && is_combining(s + j, n - j)) --j;
     if (j > i) {

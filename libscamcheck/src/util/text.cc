@@ -52,7 +52,9 @@ std::int64_t count_word_runs(std::string_view text) {
         const std::uint64_t lower = chunk | kBytes * 0x20;  // letters to lower case
         const std::uint64_t word = (in_range(chunk, '0', '9') | in_range(lower, 'a', 'z')) & kHigh;
         const std::uint64_t before = word << 8 | (in_run ? 0x80 : 0);  // little-endian
-        runs += std::popcount(word & ~before);
+        // The starts are high bits of bytes: summed into the top byte by one
+        // multiplication (std::popcount is a library call without -mpopcnt).
+        runs += static_cast<std::int64_t>((((word & ~before) >> 7) * kBytes) >> 56);
         in_run = (word >> 63) != 0;
         s += 8;
         continue;
@@ -87,15 +89,17 @@ std::string new_ulid(std::string_view prefix) {
                                      .count());
   // 128 bits: 48 of time, 80 of randomness; written as 26 base32 digits
   // (the first digit carries the top 3 bits).
-  unsigned __int128 value = static_cast<unsigned __int128>(ms & 0xFFFFFFFFFFFFULL) << 80;
-  value |= static_cast<unsigned __int128>(rng() & 0xFFFF) << 64;
-  value |= rng();
-  std::string out(prefix.size() + 26, '0');
-  out.replace(0, prefix.size(), prefix);
-  for (int i = 25; i >= 0; --i) {
-    out[prefix.size() + static_cast<std::size_t>(i)] =
-        kCrockford[static_cast<unsigned>(value & 31)];
-    value >>= 5;
+  // In two 64-bit halves: digit k from the right holds bits 5k to 5k + 4.
+  const std::uint64_t high = (ms & 0xFFFFFFFFFFFFULL) << 16 | (rng() & 0xFFFF);
+  const std::uint64_t low = rng();
+  std::string out;
+  out.resize(prefix.size() + 26);
+  prefix.copy(out.data(), prefix.size());
+  char* digits = out.data() + prefix.size() + 25;  // the rightmost digit
+  for (unsigned k = 0; k < 12; ++k) digits[-static_cast<int>(k)] = kCrockford[low >> (5 * k) & 31];
+  digits[-12] = kCrockford[(low >> 60 | (high & 1) << 4) & 31];
+  for (unsigned k = 13; k < 26; ++k) {
+    digits[-static_cast<int>(k)] = kCrockford[high >> (5 * k - 64) & 31];
   }
   return out;
 }

@@ -324,6 +324,25 @@ TEST_CASE("look-alikes of brand names are flagged as confusable_word") {
   }
 }
 
+// An ASCII word's key is folded in full only when its first and last
+// letters may be a brand key's: the two-letter contractions at either end
+// ("rn" -> "m", "vv" -> "w") are read before that test.
+TEST_CASE("look-alikes contracted at the start or end of a word are flagged") {
+  auto created = UnicodeChecker::create({"telegram", "whatsapp", "microsoft", "glow"});
+  REQUIRE(created.ok());
+  for (const std::string word : {"Telegrarn", "VVhatsApp", "rnicrosoft", "Glovv"}) {
+    INFO(word);
+    Findings out;
+    (*created)->check("Your " + word + " account", out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].key == "confusable_word");
+    CHECK(out[0].end - out[0].start == word.size());
+  }
+  Findings none;
+  (*created)->check("Telegram and WhatsApp, Glowv and Glovvv", none);
+  CHECK(none.empty());
+}
+
 TEST_CASE("an all-ASCII text finds the same look-alikes as the general path") {
   // All-ASCII text takes a path of its own; the same words followed by one
   // non-ASCII word (which finds nothing) take the general one.

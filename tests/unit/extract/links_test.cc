@@ -227,3 +227,18 @@ TEST_CASE("schemes in any case, and words that only start like one") {
         V{"http://evil.com", "http://evil.org", "http://evil.net"});
   CHECK(spans("a-shop.com;b-shop.org|c-shop.net") == V{"a-shop.com", "b-shop.org", "c-shop.net"});
 }
+
+// A text is scanned only when it holds a '.' before a label character, a
+// scheme's ':' or a defang marker: each form on its own still counts, and
+// texts with none of them (most SMS) hold no link.
+TEST_CASE("the pre-check before the scan keeps every link form") {
+  CHECK(spans("VBScript:msgbox(1)") == V{"VBScript:msgbox(1)"});
+  CHECK(spans("hxxps[:]//evil(dot)com/x") == V{"hxxps[:]//evil(dot)com/x"});
+  CHECK(spans("hxxp[://]evil[.]com") == V{"hxxp[://]evil[.]com"});
+  CHECK(urls("paypal{dot}com") == V{"http://paypal.com"});
+  CHECK(urls("paypal{.}com") == V{"http://paypal.com"});
+  CHECK(spans("HTTPS://x.example") == V{"HTTPS://x.example"});
+  CHECK(spans("go to bit.ly/x") == V{"bit.ly/x"});
+  CHECK(spans("Txt charity to 8007 for polys: zed 08701417012. Ok (see) [x] {y}") == V{});
+  CHECK(spans("Hello. How are you? e.g. 3.50") == V{});
+}

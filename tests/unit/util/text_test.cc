@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cctype>
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <set>
@@ -79,6 +80,30 @@ TEST_CASE("a ULID after a prefix is the prefix and 26 Crockford base32 character
   CHECK(id.substr(0, 4) == "rpt_");
   CHECK(id.find_first_not_of("0123456789ABCDEFGHJKMNPQRSTVWXYZ", 4) == std::string::npos);
   CHECK(new_ulid("rpt_").substr(4, 10) >= id.substr(4, 10));  // the time comes first
+}
+
+TEST_CASE("a ULID's first ten characters are the time in milliseconds") {
+  auto now_ms = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  const std::string alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+  const auto before = now_ms();
+  const std::string id = new_ulid();
+  const auto after = now_ms();
+  std::int64_t ms = 0;
+  for (char c : id.substr(0, 10)) ms = ms * 32 + static_cast<std::int64_t>(alphabet.find(c));
+  CHECK(ms >= before);
+  CHECK(ms <= after);
+  // The random 80 bits fill the other 16 characters: over many ULIDs every
+  // place takes more than one value.
+  std::set<char> at[16];
+  for (int i = 0; i < 200; ++i) {
+    const std::string other = new_ulid();
+    for (std::size_t k = 0; k < 16; ++k) at[k].insert(other[10 + k]);
+  }
+  for (const auto& values : at) CHECK(values.size() > 1);
 }
 
 TEST_CASE("timestamps are ISO 8601 UTC") {
