@@ -1,6 +1,7 @@
 #include "email/html_compact.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 
 #include "util/ascii.h"
@@ -111,6 +112,13 @@ bool mentions_media(std::string_view h) {
   return false;
 }
 
+// Bytes [start, end) of the source that the copy leaves out or, for a run
+// of text, replaces with CompactHtml::kRun.
+struct Range {
+  std::size_t start, end;
+  bool run;
+};
+
 struct Attribute {
   std::size_t space_start;  // the white space before its name
   std::size_t name_start, name_end;
@@ -192,46 +200,112 @@ std::size_t comment_end(std::string_view h, std::size_t i) {
 // ends (html_scan.cc, align_text: 24 bytes), with room to spare.
 constexpr std::size_t kReferenceLookahead = 32;
 
-// Runs of white space in text [from, to) beyond their first character
-// (the parser keeps them all, the scan reads one), appended to `out`. Not
-// a run shortly after a '&': what follows a character reference stays as
-// written.
-void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
-                      std::vector<std::pair<std::size_t, std::size_t>>& out) {
+// A byte a run of plain text (Range::run) may hold: printable ASCII but
+// '&' and '<', and the white space the tokenizer passes on as it is.
+bool is_run_byte(char c) {
+  return (c >= ' ' && c <= '~' && c != '&' && c != '<') || c == '\t' || c == '\n';
+}
+
+// Shortest run of plain text worth a placeholder.
+constexpr std::size_t kMinRun = 8;
+
+// How far before a run no '&' may be: a character reference's end is found
+// by comparing what follows it (kReferenceLookahead), and a named one reads
+// the letters after it.
+constexpr std::size_t kRunAfterReference = 2 * kReferenceLookahead;
+
+// What can be left out of text [from, to), appended to `out` in order:
+// - runs of white space beyond their first character (the parser keeps
+//   them all, the scan reads one); not a run shortly after a '&': what
+//   follows a character reference stays as written;
+// - with `runs`, each run of plain text (is_run_byte, at least kMinRun
+//   bytes, from the start of a word to the end of one, not shortly after a
+//   '&') becomes one placeholder character (CompactHtml::kRun): the tokenizer
+//   and the tree builder see one character, the scan reads the run's bytes
+//   from the source. It starts and ends with a character other than white
+//   space, so every insertion mode treats it as the run's first character
+//   (white space and other characters are told apart in some), and no mode
+//   changes inside a run of text.
+void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs,
+                 std::vector<Range>& out) {
   std::size_t amp = kNpos;  // the last '&' seen
-  for (std::size_t k = from; k + 1 < to; ++k) {
+  if (runs) {
+    const std::size_t back = from > kRunAfterReference ? from - kRunAfterReference : 0;
+    const std::size_t before = h.substr(back, from - back).rfind('&');
+    if (before != kNpos) amp = back + before;
+  }
+  for (std::size_t k = from; k < to; ++k) {
     if (h[k] > ' ') {  // most bytes: no white space
-      if (h[k] == '&') amp = k;
+      if (h[k] == '&') {
+        amp = k;
+        continue;
+      }
+      if (runs && h[k] != '<' && h[k] <= '~' &&
+          (k == from || is_space(h[k - 1]) || h[k - 1] == '>') &&
+          (amp == kNpos || k - amp > kRunAfterReference)) {
+        std::size_t end = k + 1;  // after its last character other than white space
+        for (std::size_t e = k + 1; e < to && is_run_byte(h[e]); ++e) {
+          if (!is_space(h[e])) end = e + 1;
+        }
+        if (end - k >= kMinRun) {
+          out.push_back({k, end, true});
+          k = end - 1;
+        }
+      }
       continue;
     }
-    if (!is_space(h[k]) || !is_space(h[k + 1])) continue;
+    if (k + 1 >= to || !is_space(h[k]) || !is_space(h[k + 1])) continue;
     std::size_t e = k + 2;
     while (e < to && is_space(h[e])) ++e;
     if (amp == kNpos || k - amp > kReferenceLookahead) {
       const std::size_t back = k > kReferenceLookahead ? k - kReferenceLookahead : 0;
-      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) out.emplace_back(k + 1, e);
+      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) {
+        out.push_back({k + 1, e, false});
+      }
     }
     k = e - 1;
   }
 }
 
-// The byte ranges of `h` that can be left out, in order.
-std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
+// Whether a numeric character reference of `h` may stand for the
+// placeholder ("&#57344;", "&#xE000"): then no run is replaced.
+bool references_placeholder(std::string_view h) {
+  constexpr std::uint32_t kPlaceholder = 0xE000;
+  for (std::size_t at = h.find("&#"); at != kNpos; at = h.find("&#", at + 2)) {
+    std::size_t d = at + 2;
+    const bool hex = d < h.size() && (h[d] == 'x' || h[d] == 'X');
+    if (hex) ++d;
+    std::uint32_t value = 0;
+    for (; d < h.size(); ++d) {
+      const int digit = hex ? hex_value(h[d]) : (h[d] >= '0' && h[d] <= '9' ? h[d] - '0' : -1);
+      if (digit < 0) break;
+      value = value * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
+      if (value > 0x10FFFF) break;  // no longer the placeholder, whatever follows
+    }
+    if (value == kPlaceholder) return true;
+  }
+  return false;
+}
+
+// The byte ranges of `h` that can be left out or stand for a run of
+// text, in order.
+std::vector<Range> removable(std::string_view h) {
+  std::vector<Range> out;
   const std::size_t n = h.size();
   const bool media = mentions_media(h);
+  const bool runs = h.find(CompactHtml::kRun) == kNpos && !references_placeholder(h);
   std::size_t i = 0;
   std::size_t text = 0;  // where the text before the next '<' starts
   while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
     const char c = h[i + 1];
-    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) white_space_runs(h, text, i, out);
+    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) text_ranges(h, text, i, runs, out);
     if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
       // A comment's text is not read (and a comment ends the text node
       // before it): "<!---->" is left of it.
       const std::size_t e = comment_end(h, i);
       if (e != kNpos) {
         const std::size_t body_end = e - (h[e - 2] == '!' ? 4 : 3);
-        if (body_end > i + 4) out.emplace_back(i + 4, body_end);
+        if (body_end > i + 4) out.push_back({i + 4, body_end, false});
       }
       i = e;
     } else if (c == '!' || c == '?') {  // doctype or bogus comment
@@ -265,7 +339,7 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
         if (!an.empty() && is_read_attribute(an, media)) return;
         const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
         if (all.find_first_of("<>") != kNpos) return;
-        out.emplace_back(a.space_start, a.end);
+        out.push_back({a.space_start, a.end, false});
       });
       if (i == kNpos) {
         out.resize(first);  // an unfinished tag is dropped by the parser: left as it is
@@ -285,7 +359,7 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
     if (i == kNpos) return out;
     text = i;
   }
-  white_space_runs(h, text, n, out);
+  text_ranges(h, text, n, runs, out);
   return out;
 }
 
@@ -351,16 +425,22 @@ std::string_view limit_nesting(std::string_view html, std::string& copy) {
 bool CompactHtml::build(std::string_view html) {
   text_.clear();
   cuts_.clear();
+  runs_ = false;
+  source_ = html;
   if (!is_valid_utf8(html)) return false;
   const auto ranges = removable(html);
   if (ranges.empty()) return false;
   text_.reserve(html.size());
   std::size_t from = 0, shift = 0;
-  for (const auto& [s, e] : ranges) {
-    text_.append(html.substr(from, s - from));
-    shift += e - s;
+  for (const Range& r : ranges) {
+    text_.append(html.substr(from, r.start - from));
+    if (r.run) {
+      text_.append(kRun);
+      runs_ = true;
+    }
+    shift += r.end - r.start - (r.run ? kRun.size() : 0);
     cuts_.push_back({text_.size(), shift});
-    from = e;
+    from = r.end;
   }
   text_.append(html.substr(from));
   return true;

@@ -8,7 +8,12 @@
 //   <input>, <body>) is kept as written;
 // - a run of white space in text keeps its first character (the scan reads
 //   any run as one space; newsletters indent their markup deeply).
-// - a comment's text is left out ("<!---->" stays).
+// - a comment's text is left out ("<!---->" stays);
+// - a run of plain text (printable ASCII and white space, from the start
+//   of a word to the end of one, no character reference near it) becomes
+//   one placeholder character, kRun: Gumbo lexes and builds one character
+//   instead of each of the run's, and the scan reads the run from the
+//   source (its bytes as written: no reference, no carriage return).
 // Raw text (<style>, <title>, <textarea>, ...) and everything
 // after a tag that puts the tokenizer in a state not followed here
 // (<script>, <svg>, <select>, ...) stay as written. A map takes each
@@ -40,6 +45,17 @@ class CompactHtml {
   bool build(std::string_view html);
 
   const std::string& text() const { return text_; }
+
+  // What stands for a run of text in the copy: U+E000, a private-use
+  // character, which Gumbo passes on as it is (it replaces control
+  // characters). A source holding it, or a numeric character reference to
+  // it, gets no runs.
+  static constexpr std::string_view kRun = "\xEE\x80\x80";
+  // Whether the copy has runs: each kRun of a text node at copy position
+  // `pos` stands for source bytes [to_source(pos), to_source(pos + 3)).
+  bool has_runs() const { return runs_; }
+  // The HTML the copy was built from (the caller keeps it alive).
+  std::string_view source() const { return source_; }
 
   // The source position of position `pos` of the copy. Exact for every
   // position outside the tags attributes were removed from (text, tag
@@ -78,6 +94,8 @@ class CompactHtml {
  private:
   std::string text_;
   std::vector<Cut> cuts_;
+  bool runs_ = false;
+  std::string_view source_;
 };
 
 }  // namespace scamcheck::internal
