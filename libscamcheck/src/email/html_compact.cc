@@ -201,24 +201,46 @@ std::size_t comment_end(std::string_view h, std::size_t i) {
 constexpr std::size_t kReferenceLookahead = 32;
 
 // A byte a run of plain text (Range::run) may hold: printable ASCII but
-// '&' and '<', and the white space the tokenizer passes on as it is.
+// '&' and '<', and white space but a form feed (the scan reads any of it
+// as one space; the tokenizer makes a line feed of a carriage return).
 bool is_run_byte(char c) {
-  return (c >= ' ' && c <= '~' && c != '&' && c != '<') || c == '\t' || c == '\n';
+  return (c >= ' ' && c <= '~' && c != '&' && c != '<') || c == '\t' || c == '\n' || c == '\r';
+}
+
+// Bytes of the character at h[pos] (valid UTF-8) if a run of plain text
+// may hold it, else 0: printable ASCII as is_run_byte, and other
+// characters but those Gumbo replaces with U+FFFD (C1 controls,
+// noncharacters), a byte order mark and U+FFFD itself.
+std::size_t run_char(std::string_view h, std::size_t pos) {
+  if (static_cast<unsigned char>(h[pos]) < 0x80) return is_run_byte(h[pos]) ? 1 : 0;
+  const Utf8Char c = decode_utf8(h, pos);
+  if (c.cp < 0xA0 || (c.cp >= 0xFDD0 && c.cp <= 0xFDEF) || (c.cp & 0xFFFE) == 0xFFFE ||
+      c.cp == 0xFEFF || c.cp == 0xFFFD) {
+    return 0;
+  }
+  return c.len;
 }
 
 // Shortest run of plain text worth a placeholder.
 constexpr std::size_t kMinRun = 8;
 
-// How far before a run no '&' may be: a character reference's end is found
-// by comparing what follows it (kReferenceLookahead), and a named one reads
-// the letters after it.
-constexpr std::size_t kRunAfterReference = 2 * kReferenceLookahead;
+// Where a run may start after a '&' at `amp`: past the letters and digits
+// of a reference's name and what the scan compares after it to find where
+// the reference ends (kReferenceLookahead).
+std::size_t run_start_after(std::string_view h, std::size_t amp) {
+  std::size_t end = amp + 1;
+  while (end < h.size() && is_alnum(h[end])) ++end;
+  return end + 1 + kReferenceLookahead;
+}
+
+// How far before a text a '&' is looked for (run_start_after).
+constexpr std::size_t kReferenceLookbehind = 2 * kReferenceLookahead;
 
 // What can be left out of text [from, to), appended to `out` in order:
 // - runs of white space beyond their first character (the parser keeps
 //   them all, the scan reads one); not a run shortly after a '&': what
 //   follows a character reference stays as written;
-// - with `runs`, each run of plain text (is_run_byte, at least kMinRun
+// - with `runs`, each run of plain text (run_char, at least kMinRun
 //   bytes, from the start of a word to the end of one, not shortly after a
 //   '&') becomes one placeholder character (CompactHtml::kRun): the tokenizer
 //   and the tree builder see one character, the scan reads the run's bytes
@@ -228,24 +250,28 @@ constexpr std::size_t kRunAfterReference = 2 * kReferenceLookahead;
 //   changes inside a run of text.
 void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs,
                  std::vector<Range>& out) {
-  std::size_t amp = kNpos;  // the last '&' seen
+  std::size_t amp = kNpos;      // the last '&' seen
+  std::size_t run_from = from;  // where a run may start
   if (runs) {
-    const std::size_t back = from > kRunAfterReference ? from - kRunAfterReference : 0;
+    const std::size_t back = from > kReferenceLookbehind ? from - kReferenceLookbehind : 0;
     const std::size_t before = h.substr(back, from - back).rfind('&');
-    if (before != kNpos) amp = back + before;
+    if (before != kNpos) run_from = std::max(run_from, run_start_after(h, back + before));
   }
   for (std::size_t k = from; k < to; ++k) {
     if (h[k] > ' ') {  // most bytes: no white space
       if (h[k] == '&') {
         amp = k;
+        if (runs) run_from = std::max(run_from, run_start_after(h, k));
         continue;
       }
-      if (runs && h[k] != '<' && h[k] <= '~' &&
-          (k == from || is_space(h[k - 1]) || h[k - 1] == '>') &&
-          (amp == kNpos || k - amp > kRunAfterReference)) {
+      if (runs && k >= run_from && h[k] != '<' && h[k] <= '~' &&
+          (k == from || is_space(h[k - 1]) || h[k - 1] == '>')) {
         std::size_t end = k + 1;  // after its last character other than white space
-        for (std::size_t e = k + 1; e < to && is_run_byte(h[e]); ++e) {
-          if (!is_space(h[e])) end = e + 1;
+        for (std::size_t e = k + 1; e < to;) {
+          const std::size_t len = run_char(h, e);
+          if (len == 0) break;
+          e += len;
+          if (len > 1 || !is_space(h[e - 1])) end = e;
         }
         if (end - k >= kMinRun) {
           out.push_back({k, end, true});

@@ -9,11 +9,12 @@
 // - a run of white space in text keeps its first character (the scan reads
 //   any run as one space; newsletters indent their markup deeply).
 // - a comment's text is left out ("<!---->" stays);
-// - a run of plain text (printable ASCII and white space, from the start
-//   of a word to the end of one, no character reference near it) becomes
-//   one placeholder character, kRun: Gumbo lexes and builds one character
-//   instead of each of the run's, and the scan reads the run from the
-//   source (its bytes as written: no reference, no carriage return).
+// - a run of plain text (printable characters and white space but a form
+//   feed, from the start of a word to the end of one, no character
+//   reference near it) becomes one placeholder character, kRun: Gumbo
+//   lexes and builds one character instead of each of the run's, and the
+//   scan reads the run from the source (its characters as written; the
+//   scan reads any white space as one space).
 // Raw text (<style>, <title>, <textarea>, ...) and everything
 // after a tag that puts the tokenizer in a state not followed here
 // (<script>, <svg>, <select>, ...) stay as written. A map takes each

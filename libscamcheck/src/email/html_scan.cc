@@ -148,8 +148,10 @@ class Scanner {
   void align_node(std::string_view orig, std::size_t base, std::string_view dec,
                   Emit&& emit) const {
     align_node(orig, base, dec, emit, [&](std::string_view run, std::size_t start) {
-      for (std::size_t k = 0; k < run.size(); ++k) {
-        emit(run.substr(k, 1), start + k, start + k + 1, kNone);
+      for (std::size_t k = 0; k < run.size();) {
+        const std::size_t n = html_text::char_len(run, k);
+        emit(run.substr(k, n), start + k, start + k + n, kNone);
+        k += n;
       }
     });
   }
@@ -183,7 +185,11 @@ class Scanner {
                     emit_run(source.substr(from, to - from), from);
                     return;
                   }
-                  for (std::size_t p = from; p < to; ++p) mapped(source.substr(p, 1), s, e);
+                  for (std::size_t p = from; p < to;) {
+                    const std::size_t n = html_text::char_len(source, p);
+                    mapped(source.substr(p, n), s, e);
+                    p += n;
+                  }
                 });
   }
 

@@ -246,11 +246,11 @@ class TextBuilder {
     prev_end_ = e;
   }
 
-  // put() of each byte of `run`: source text at `s` of one-byte
-  // characters that starts and ends with one other than white space (a run
-  // of plain text, CompactHtml). Written in place: a character maps to its
-  // byte, a run of white space to one ' ' from the character before it to
-  // the one after it.
+  // put() of each character of `run`: source text at `s` that starts and
+  // ends with a character other than white space (a run of plain text,
+  // CompactHtml). Written in place: a character maps to its bytes, a run
+  // of white space to one ' ' from the character before it to the one
+  // after it.
   void put_run(std::string_view run, std::size_t s) {
     if (run.empty()) return;
     separate(s);
@@ -262,8 +262,22 @@ class TextBuilder {
     std::uint32_t* starts = v_.source_start.data() + at;
     std::uint32_t* ends = v_.source_end.data() + at;
     std::size_t o = 0;
+    std::size_t last = 0;  // where the last character starts
     for (std::size_t k = 0; k < run.size();) {
+      if (static_cast<unsigned char>(run[k]) >= 0x80) {  // every byte maps to the character
+        const std::size_t n = char_len(run, k);
+        last = k;
+        for (std::size_t b = 0; b < n; ++b) {
+          text[o] = run[k + b];
+          starts[o] = static_cast<std::uint32_t>(s + k);
+          ends[o] = static_cast<std::uint32_t>(s + k + n);
+          ++o;
+        }
+        k += n;
+        continue;
+      }
       if (!is_ascii_space(run[k])) {
+        last = k;
         text[o] = run[k];
         starts[o] = static_cast<std::uint32_t>(s + k);
         ends[o] = static_cast<std::uint32_t>(s + k + 1);
@@ -282,7 +296,7 @@ class TextBuilder {
     v_.text.resize(at + o);
     v_.source_start.resize(at + o);
     v_.source_end.resize(at + o);
-    prev_start_ = s + run.size() - 1;
+    prev_start_ = s + last;
     prev_end_ = s + run.size();
   }
 

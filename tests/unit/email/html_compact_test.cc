@@ -144,8 +144,16 @@ TEST_CASE("the scan of the copy is the scan of the source") {
         "<h1 id=a align=center>", "/",
         // Runs of plain text (one placeholder in the copy).
         "Dear customer, your account", " is on hold.\n  Verify it at once ", "\xEE\x80\x80",
-        "&#57344;", "&#xe000;", "&copy2024 all rights", "\r\nplease read this notice", "<frameset>",
-        "<col span=2>", "<colgroup>", "<head>", "<caption>", "<select>", "<option>"};
+        "&#57344;", "&#xe000;", "&copy2024 all rights", "\r\nplease read this notice",
+        "first line\r\nsecond line\rthird   line", "&nbsp;Click here to confirm your details now",
+        "Gr\xC3\xBC\xC3\x9F"
+        "e aus M\xC3\xBCnchen, liebe Kunden",
+        "price \xE2\x82\xAC"
+        "100 \xE2\x80\x94 now\xC2\xA0only",
+        "control \xC2\x85 here and there", "nonchar \xEF\xB7\x90 here and there",
+        "bom \xEF\xBB\xBF here and there", "fffd \xEF\xBF\xBD here and there",
+        "\xF0\x9F\x98\x80 smile at the end \xF0\x9F\x98\x80", "<frameset>", "<col span=2>",
+        "<colgroup>", "<head>", "<caption>", "<select>", "<option>"};
     for (int round = 0; round < 5000; ++round) {
       std::string html;
       const int n = static_cast<int>(rng() % 50);
