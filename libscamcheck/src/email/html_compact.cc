@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <iterator>
 
+#include "email/html_style.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
 
@@ -167,6 +168,55 @@ std::size_t read_attributes(std::string_view h, std::size_t i, F&& on_attribute)
     }
     on_attribute(a);
   }
+}
+
+// The length of the character reference at h[at] if it is one that stands
+// for a quote or an ampersand (never for a ';' or a ':'), else 0.
+std::size_t quote_reference(std::string_view h, std::size_t at) {
+  for (std::string_view r : {"&quot;", "&amp;", "&apos;", "&#34;", "&#39;"}) {
+    if (h.compare(at, r.size(), r) == 0) return r.size();
+  }
+  return 0;
+}
+
+// The declarations of a quoted style value that the scan does not read
+// (is_read_style_declaration), each with its ';', appended to `out`.
+// True when that is all of them (the value reads as no style at all).
+// Nothing is appended (false) for a value with an angle bracket or a
+// character reference other than quote_reference() (it might stand for a
+// ';' or a ':').
+bool unread_declarations(std::string_view h, const Attribute& a, std::vector<Range>& out) {
+  std::size_t q = a.name_end;
+  while (q < a.end && is_space(h[q])) ++q;
+  if (q >= a.end || h[q] != '=') return false;
+  ++q;
+  while (q < a.end && is_space(h[q])) ++q;
+  if (q + 1 >= a.end || (h[q] != '"' && h[q] != '\'') || h[a.end - 1] != h[q]) return false;
+  const std::size_t value_end = a.end - 1;
+  for (std::size_t k = q + 1; k < value_end; ++k) {
+    if (h[k] == '<' || h[k] == '>') return false;
+    if (h[k] == '&') {
+      const std::size_t len = quote_reference(h, k);
+      if (len == 0 || k + len > value_end) return false;
+      k += len - 1;
+    }
+  }
+  bool all = true;
+  for (std::size_t p = q + 1; p < value_end;) {
+    // The next ';' that does not end a reference.
+    std::size_t semi = p;
+    while (semi < value_end && h[semi] != ';') {
+      semi += h[semi] == '&' ? quote_reference(h, semi) : 1;
+    }
+    const std::size_t next = semi < value_end ? semi + 1 : value_end;
+    if (is_read_style_declaration(h.substr(p, semi - p))) {
+      all = false;
+    } else {
+      out.push_back({p, next, false});
+    }
+    p = next;
+  }
+  return all;
 }
 
 // The position of the end tag closing raw text or RCDATA opened by
@@ -362,9 +412,17 @@ std::vector<Range> removable(std::string_view h) {
         char abuf[16];
         const std::string_view an =
             lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
-        if (!an.empty() && is_read_attribute(an, media)) return;
         const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
-        if (all.find_first_of("<>") != kNpos) return;
+        const bool whole = all.find_first_of("<>") == kNpos;  // can be left out as a whole
+        if (!an.empty() && is_read_attribute(an, media)) {
+          // A style value: what the scan does not read of it, or all of it
+          // when that is everything.
+          if (an != "style") return;
+          const std::size_t before = out.size();
+          if (!unread_declarations(h, a, out) || !whole) return;
+          out.resize(before);
+        }
+        if (!whole) return;
         out.push_back({a.space_start, a.end, false});
       });
       if (i == kNpos) {

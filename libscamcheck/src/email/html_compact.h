@@ -6,6 +6,8 @@
 //   div, span, p, ...); every tag whose attributes can change how the
 //   document is built (formatting elements such as <a> and <font>,
 //   <input>, <body>) is kept as written;
+// - so are the declarations of their style values that the scan does not
+//   read (font-family, border, ...: email/html_style.h);
 // - a run of white space in text keeps its first character (the scan reads
 //   any run as one space; newsletters indent their markup deeply).
 // - a comment's text is left out ("<!---->" stays);

@@ -68,6 +68,18 @@ TEST_CASE("the copy leaves out unread attributes of layout tags and runs of whit
                   "class=x id=y>Hi</td>") ==
         "<style>@media (max-width:600px){.x{display:block}}</style><td class=x id=y>Hi</td>");
   CHECK(compacted("<img src=\"http://e.example/p.gif\" width=1 height=1 alt=\"\">") == "<img>");
+  // Of a layout element's style, the declarations the scan reads.
+  CHECK(compacted("<div style=\"font-family: Arial; DISPLAY:none;border:0\">x</div>") ==
+        "<div style=\" DISPLAY:none;\">x</div>");
+  CHECK(compacted("<td style='width:1px;color:#fff'>x</td>") == "<td style='color:#fff'>x</td>");
+  CHECK(compacted("<p style=\"a:&#59;display:none\">x</p>") ==
+        "<p style=\"a:&#59;display:none\">x</p>");
+  CHECK(compacted("<font style=\"width:1px\">x</font>") == "<font style=\"width:1px\">x</font>");
+  CHECK(compacted("<div style=\"font-family:&quot;A;B&quot;; color:red\">x</div>") ==
+        "<div style=\" color:red\">x</div>");
+  // A style of nothing the scan reads is left out as a whole.
+  CHECK(compacted("<td style=\"\"><div style='border:0; width: 3px'>x</div></td>") ==
+        "<td><div>x</div></td>");
   CHECK(compacted("<p>\n      Hi   </p>") == "<p>\nHi </p>");
   // A run of plain text from a word's start to a word's end is one
   // placeholder character; not so near a character reference, nor with
@@ -153,7 +165,14 @@ TEST_CASE("the scan of the copy is the scan of the source") {
         "control \xC2\x85 here and there", "nonchar \xEF\xB7\x90 here and there",
         "bom \xEF\xBB\xBF here and there", "fffd \xEF\xBF\xBD here and there",
         "\xF0\x9F\x98\x80 smile at the end \xF0\x9F\x98\x80", "<frameset>", "<col span=2>",
-        "<colgroup>", "<head>", "<caption>", "<select>", "<option>"};
+        "<colgroup>", "<head>", "<caption>", "<select>", "<option>",
+        "<div style=\"font-family: Arial; DISPLAY:none;border:0\">",
+        "<span style='letter-spacing:1px;COLOR : #ffffff ; '>",
+        "<td style=\"font-size:1px;width:2px\">",
+        "<p style=\"x:1;\r\n color: white;;background:url(x.png)\">",
+        "<div style=\"a&#59;display:none\">", "<table style=\"opacity:0\">",
+        "<div style=\"font-family:&quot;A;display:none&quot;;color:#fff\">", "<span style=\"\">",
+        "<p style='border:0' >"};
     for (int round = 0; round < 5000; ++round) {
       std::string html;
       const int n = static_cast<int>(rng() % 50);
