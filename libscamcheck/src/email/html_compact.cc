@@ -219,6 +219,33 @@ bool unread_declarations(std::string_view h, const Attribute& a, std::vector<Ran
   return all;
 }
 
+// What the scan does not read of the raw text [from, to) of a `name`
+// element, appended to `out`: all of a <title>, <iframe> or <noframes>
+// (never shown); of a <style>, when the part has no "@media" (then only
+// whether some style sheet mentions "background" counts), all but the
+// first "background".
+void unread_raw_text(std::string_view h, std::size_t from, std::size_t to, std::string_view name,
+                     bool media, std::vector<Range>& out) {
+  if (to <= from) return;
+  if (name == "title" || name == "iframe" || name == "noframes") {
+    out.push_back({from, to, false});
+    return;
+  }
+  if (name != "style" || media) return;
+  constexpr std::string_view kBackground = "background";
+  std::size_t at = from;
+  while (at + kBackground.size() <= to &&
+         !equals_ci(h.substr(at, kBackground.size()), kBackground)) {
+    ++at;
+  }
+  if (at + kBackground.size() > to) {
+    out.push_back({from, to, false});
+    return;
+  }
+  if (at > from) out.push_back({from, at, false});
+  if (at + kBackground.size() < to) out.push_back({at + kBackground.size(), to, false});
+}
+
 // The position of the end tag closing raw text or RCDATA opened by
 // `lower` ("</style" followed by white space, '/' or '>'), or kNpos.
 std::size_t find_end_tag(std::string_view h, std::size_t from, std::string_view lower) {
@@ -405,16 +432,23 @@ std::vector<Range> removable(std::string_view h) {
       const std::string_view name = lower_name(h.substr(i + 1, e - i - 1), buf);
       const TagKind kind = kind_of(name);
       const bool layout = kind == TagKind::kLayout;
+      // <a> is a formatting element, but its attributes never change the
+      // tree either: a new <a> first closes any open one, so no three
+      // alike are ever open together (the "Noah's Ark" rule, which
+      // compares attributes), and its clones only copy them. The scan
+      // reads its href besides.
+      const bool anchor = name == "a";
       const std::size_t first = out.size();
       i = read_attributes(h, e, [&](const Attribute& a) {
-        if (!layout || a.space_start == a.name_start || h[a.space_start - 1] == '/') return;
+        if (!(layout || anchor) || a.space_start == a.name_start || h[a.space_start - 1] == '/')
+          return;
         if (a.end < n && !is_space(h[a.end]) && h[a.end] != '/' && h[a.end] != '>') return;
         char abuf[16];
         const std::string_view an =
             lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
         const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
         const bool whole = all.find_first_of("<>") == kNpos;  // can be left out as a whole
-        if (!an.empty() && is_read_attribute(an, media)) {
+        if (!an.empty() && (is_read_attribute(an, media) || (anchor && an == "href"))) {
           // A style value: what the scan does not read of it, or all of it
           // when that is everything.
           if (an != "style") return;
@@ -431,7 +465,9 @@ std::vector<Range> removable(std::string_view h) {
       }
       if (kind == TagKind::kStop) return out;
       if (kind == TagKind::kRawText) {
-        i = find_end_tag(h, i, name);
+        const std::size_t close = find_end_tag(h, i, name);
+        if (close != kNpos) unread_raw_text(h, i, close, name, media, out);
+        i = close;
       } else if (name == "pre" && i < n && (h[i] == '\n' || h[i] == '\r')) {
         // The line break the parser drops after <pre> stays as written.
         i += h.compare(i, 2, "\r\n") == 0 ? 2 : 1;

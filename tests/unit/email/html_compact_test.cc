@@ -90,11 +90,13 @@ TEST_CASE("the copy leaves out unread attributes of layout tags and runs of whit
   CHECK(compacted("<p>Hello world</p><p>&#57344;</p>") == "<p>Hello world</p><p>&#57344;</p>");
   CHECK(compacted("<p>Hello world</p><p>\xEE\x80\x80</p>") ==
         "<p>Hello world</p><p>\xEE\x80\x80</p>");
-  // Kept: formatting elements, inputs and forms, body, anchors.
+  // Of an anchor, what the scan reads.
+  CHECK(compacted("<a href=\"x\" target=_blank title=t style='border:0;color:red'>x</a>") ==
+        "<a href=\"x\" style='color:red'>x</a>");
+  // Kept: other formatting elements, inputs and forms, body.
   for (const std::string kept :
-       {"<a href=\"x\" target=_blank title=t>x</a>", "<font face=Arial size=2>x</font>",
-        "<input type=hidden name=a value=b>", "<body bgcolor=#fff leftmargin=0>",
-        "<form action=/x method=post name=f>"}) {
+       {"<font face=Arial size=2>x</font>", "<input type=hidden name=a value=b>",
+        "<body bgcolor=#fff leftmargin=0>", "<form action=/x method=post name=f>"}) {
     CHECK(compacted(kept) == kept);
   }
   // Kept: attributes that cannot be cut cleanly.
@@ -102,10 +104,15 @@ TEST_CASE("the copy leaves out unread attributes of layout tags and runs of whit
                                  "<img src=\"x\"alt=y>", "<img src=x"}) {
     CHECK(compacted(kept) == kept);
   }
+  // Of unread raw text, nothing; of a style sheet (with no "@media" in the
+  // part), whether it mentions backgrounds.
+  CHECK(compacted("<title>Hi there</title><style>p{color:red}</style>"
+                  "<style>td{BACKGROUND:#fff;color:red}</style><iframe>x</iframe>") ==
+        "<title></title><style></style><style>BACKGROUND</style><iframe></iframe>");
   // Comments without their text; raw text as written; nothing after <script>.
-  CHECK(compacted("<!-- <img src=x>  --><style>  td  { }</style><title>  a  </title>"
+  CHECK(compacted("<!-- <img src=x>  --><textarea>  td  { }</textarea><xmp>  a  </xmp>"
                   "<img src=x><!--x--!><!-->") ==
-        "<!----><style>  td  { }</style><title>  a  </title><img><!----!><!-->");
+        "<!----><textarea>  td  { }</textarea><xmp>  a  </xmp><img><!----!><!-->");
   CHECK(compacted("<img src=x><script>  a  </script>  <img src=y>") ==
         "<img><script>  a  </script>  <img src=y>");
   // Positions map back to the source.
@@ -145,7 +152,10 @@ TEST_CASE("the scan of the copy is the scan of the source") {
     const std::vector<std::string> pieces = {
         "<div style=\"display:none\" width=2>", "</div>", "<td  align=left >", "<img src=x>",
         "<img alt=\"a>b\" src=y>", "<span class=c title='t'>", "</span>", "   ", "\r\n  ", "\t",
-        "&amp;", "&nbsp;", "&#32;", "<a href=\"http://e.example/\" title=x>", "</a>", "<p>", "</p>",
+        "&amp;", "&nbsp;", "&#32;", "<a href=\"http://e.example/\" title=x>",
+        "<a href=\"http://e.example/a\" target=_blank style=\"color:#fff;border:0\">",
+        "<a title=t href=\"http://e.example/b\" class=c>",
+        "<a href=\"http://e.example/c\" href=\"http://e.example/d\" rel=x>", "</a>", "<p>", "</p>",
         "<!-- c  -->", "<!-- <p> -- > --!> <b>", "<!--[if mso]><table width=1><![endif]-->",
         "<!--->", "<!---->", "<style> td { } </style>",
         "<style>@media x{.c{display:block}}</style>", "<div class=c style=\"display:none\">",
@@ -171,6 +181,8 @@ TEST_CASE("the scan of the copy is the scan of the source") {
         "<td style=\"font-size:1px;width:2px\">",
         "<p style=\"x:1;\r\n color: white;;background:url(x.png)\">",
         "<div style=\"a&#59;display:none\">", "<table style=\"opacity:0\">",
+        "<style>td { color: red } </style>", "<style>td { Background: red } </style>",
+        "<title>Your account</title>", "<iframe>framed text</iframe>",
         "<div style=\"font-family:&quot;A;display:none&quot;;color:#fff\">", "<span style=\"\">",
         "<p style='border:0' >"};
     for (int round = 0; round < 5000; ++round) {
