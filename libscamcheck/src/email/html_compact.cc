@@ -1,6 +1,7 @@
 #include "email/html_compact.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <iterator>
 
@@ -280,8 +281,18 @@ constexpr std::size_t kReferenceLookahead = 32;
 // A byte a run of plain text (Range::run) may hold: printable ASCII but
 // '&' and '<', and white space but a form feed (the scan reads any of it
 // as one space; the tokenizer makes a line feed of a carriage return).
-bool is_run_byte(char c) {
+constexpr bool is_run_byte(char c) {
   return (c >= ' ' && c <= '~' && c != '&' && c != '<') || c == '\t' || c == '\n' || c == '\r';
+}
+
+// is_run_byte() by table.
+bool is_run_ascii(char c) {
+  static constexpr auto kRun = [] {
+    std::array<bool, 256> t{};
+    for (int b = 0; b < 0x80; ++b) t[b] = is_run_byte(static_cast<char>(b));
+    return t;
+  }();
+  return kRun[static_cast<unsigned char>(c)];
 }
 
 // Bytes of the character at h[pos] (valid UTF-8) if a run of plain text
@@ -345,6 +356,11 @@ void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs
           (k == from || is_space(h[k - 1]) || h[k - 1] == '>')) {
         std::size_t end = k + 1;  // after its last character other than white space
         for (std::size_t e = k + 1; e < to;) {
+          if (is_run_ascii(h[e])) {  // most bytes
+            if (h[e] > ' ') end = e + 1;
+            ++e;
+            continue;
+          }
           const std::size_t len = run_char(h, e);
           if (len == 0) break;
           e += len;

@@ -4,8 +4,10 @@
 #ifndef SCAMCHECK_EMAIL_HTML_TEXT_MAP_H_
 #define SCAMCHECK_EMAIL_HTML_TEXT_MAP_H_
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "email/email_checks.h"
@@ -17,8 +19,18 @@ namespace scamcheck::internal::html_text {
 
 inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-inline bool is_ascii_space(char c) {
+constexpr bool is_ascii_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
+}
+
+// ASCII other than white space.
+inline bool is_plain(char c) {
+  static constexpr auto kPlain = [] {
+    std::array<bool, 256> t{};
+    for (int b = 0; b < 0x80; ++b) t[b] = !is_ascii_space(static_cast<char>(b));
+    return t;
+  }();
+  return kPlain[static_cast<unsigned char>(c)];
 }
 
 // Bytes of the character at s[pos].
@@ -264,6 +276,31 @@ class TextBuilder {
     std::size_t o = 0;
     std::size_t last = 0;  // where the last character starts
     for (std::size_t k = 0; k < run.size();) {
+      if (is_plain(run[k])) {
+        // Words of ASCII and single spaces between them: each byte maps to
+        // itself (a lone ' ' is the separator, from the character before
+        // it to the one after it).
+        std::size_t m = k + 1;
+        while (m < run.size()) {
+          if (is_plain(run[m])) {
+            ++m;
+          } else if (run[m] == ' ' && m + 1 < run.size() && is_plain(run[m + 1])) {
+            m += 2;
+          } else {
+            break;
+          }
+        }
+        std::memcpy(text + o, run.data() + k, m - k);
+        const auto from = static_cast<std::uint32_t>(s + k);
+        for (std::size_t t = 0; t < m - k; ++t) {
+          starts[o + t] = from + static_cast<std::uint32_t>(t);
+          ends[o + t] = from + static_cast<std::uint32_t>(t) + 1;
+        }
+        o += m - k;
+        last = m - 1;
+        k = m;
+        continue;
+      }
       if (static_cast<unsigned char>(run[k]) >= 0x80) {  // every byte maps to the character
         const std::size_t n = char_len(run, k);
         last = k;
@@ -276,16 +313,7 @@ class TextBuilder {
         k += n;
         continue;
       }
-      if (!is_ascii_space(run[k])) {
-        last = k;
-        text[o] = run[k];
-        starts[o] = static_cast<std::uint32_t>(s + k);
-        ends[o] = static_cast<std::uint32_t>(s + k + 1);
-        ++o;
-        ++k;
-        continue;
-      }
-      std::size_t m = k + 1;
+      std::size_t m = k + 1;  // white space
       while (m < run.size() && is_ascii_space(run[m])) ++m;
       text[o] = ' ';
       starts[o] = static_cast<std::uint32_t>(s + k);
