@@ -338,7 +338,15 @@ constexpr std::size_t kReferenceLookbehind = 2 * kReferenceLookahead;
 //   changes inside a run of text.
 void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs,
                  std::vector<Range>& out) {
-  std::size_t amp = kNpos;      // the last '&' seen
+  // The last '&' before here, from kReferenceLookahead bytes before the
+  // text on (every byte of the text is looked at but those of runs of
+  // white space and of plain text, which hold none).
+  std::size_t amp = kNpos;
+  {
+    const std::size_t back = from > kReferenceLookahead ? from - kReferenceLookahead : 0;
+    const std::size_t before = h.substr(back, from - back).rfind('&');
+    if (before != kNpos) amp = back + before;
+  }
   std::size_t run_from = from;  // where a run may start
   if (runs) {
     const std::size_t back = from > kReferenceLookbehind ? from - kReferenceLookbehind : 0;
@@ -376,12 +384,7 @@ void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs
     if (k + 1 >= to || !is_space(h[k]) || !is_space(h[k + 1])) continue;
     std::size_t e = k + 2;
     while (e < to && is_space(h[e])) ++e;
-    if (amp == kNpos || k - amp > kReferenceLookahead) {
-      const std::size_t back = k > kReferenceLookahead ? k - kReferenceLookahead : 0;
-      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) {
-        out.push_back({k + 1, e, false});
-      }
-    }
+    if (amp == kNpos || k - amp > kReferenceLookahead) out.push_back({k + 1, e, false});
     k = e - 1;
   }
 }
