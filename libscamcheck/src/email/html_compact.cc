@@ -324,6 +324,24 @@ std::size_t run_start_after(std::string_view h, std::size_t amp) {
 // How far before a text a '&' is looked for (run_start_after).
 constexpr std::size_t kReferenceLookbehind = 2 * kReferenceLookahead;
 
+// The last '&' of a text before a position, for positions that never
+// decrease: one search of the text for each '&'.
+class Ampersands {
+ public:
+  explicit Ampersands(std::string_view h) : h_(h), next_(h.find('&')) {}
+  std::size_t last_before(std::size_t pos) {
+    while (next_ < pos) {
+      last_ = next_;
+      next_ = h_.find('&', next_ + 1);
+    }
+    return last_;
+  }
+
+ private:
+  std::string_view h_;
+  std::size_t last_ = kNpos, next_;
+};
+
 // What can be left out of text [from, to), appended to `out` in order:
 // - runs of white space beyond their first character (the parser keeps
 //   them all, the scan reads one); not a run shortly after a '&': what
@@ -336,22 +354,14 @@ constexpr std::size_t kReferenceLookbehind = 2 * kReferenceLookahead;
 //   space, so every insertion mode treats it as the run's first character
 //   (white space and other characters are told apart in some), and no mode
 //   changes inside a run of text.
-void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs,
+void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs, Ampersands& amps,
                  std::vector<Range>& out) {
-  // The last '&' before here, from kReferenceLookahead bytes before the
-  // text on (every byte of the text is looked at but those of runs of
-  // white space and of plain text, which hold none).
-  std::size_t amp = kNpos;
-  {
-    const std::size_t back = from > kReferenceLookahead ? from - kReferenceLookahead : 0;
-    const std::size_t before = h.substr(back, from - back).rfind('&');
-    if (before != kNpos) amp = back + before;
-  }
+  // The last '&' before here (every byte of the text is looked at but
+  // those of runs of white space and of plain text, which hold none).
+  std::size_t amp = amps.last_before(from);
   std::size_t run_from = from;  // where a run may start
-  if (runs) {
-    const std::size_t back = from > kReferenceLookbehind ? from - kReferenceLookbehind : 0;
-    const std::size_t before = h.substr(back, from - back).rfind('&');
-    if (before != kNpos) run_from = std::max(run_from, run_start_after(h, back + before));
+  if (runs && amp != kNpos && from - amp <= kReferenceLookbehind) {
+    run_from = std::max(run_from, run_start_after(h, amp));
   }
   for (std::size_t k = from; k < to; ++k) {
     if (h[k] > ' ') {  // most bytes: no white space
@@ -416,11 +426,12 @@ std::vector<Range> removable(std::string_view h) {
   const std::size_t n = h.size();
   const bool media = mentions_media(h);
   const bool runs = h.find(CompactHtml::kRun) == kNpos && !references_placeholder(h);
+  Ampersands amps(h);
   std::size_t i = 0;
   std::size_t text = 0;  // where the text before the next '<' starts
   while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
     const char c = h[i + 1];
-    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) text_ranges(h, text, i, runs, out);
+    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) text_ranges(h, text, i, runs, amps, out);
     if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
       // A comment's text is not read (and a comment ends the text node
       // before it): "<!---->" is left of it.
@@ -498,7 +509,7 @@ std::vector<Range> removable(std::string_view h) {
     if (i == kNpos) return out;
     text = i;
   }
-  text_ranges(h, text, n, runs, out);
+  text_ranges(h, text, n, runs, amps, out);
   return out;
 }
 
