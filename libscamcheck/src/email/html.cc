@@ -144,8 +144,10 @@ void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view htm
   for (const HtmlAnchor& a : scan.anchors) {
     if (found.size() >= kMaxMismatchesKept) break;
     if (a.text_end <= a.text_start) continue;
+    // Where the anchor leads, parsed once its text shows an address (most
+    // link texts show none: "more", "Read on").
     WebSite target;
-    if (!web_site_of(a.href, target)) continue;
+    int target_parsed = -1;  // -1 not yet, 0 not a web site, 1 parsed
     std::string_view text =
         std::string_view(v.text).substr(a.text_start, a.text_end - a.text_start);
     for (const LinkMatch& m : extract_links(text, link_lists_)) {
@@ -156,6 +158,8 @@ void HtmlCheckerImpl::link_mismatches(const HtmlScan& scan, std::string_view htm
       // whole text, not a mention inside a headline.
       bool written_out = m.had_scheme || starts_with_www(text.substr(m.start));
       if (!written_out && !(m.start == 0 && m.end == text.size())) continue;
+      if (target_parsed < 0) target_parsed = web_site_of(a.href, target) ? 1 : 0;
+      if (target_parsed == 0) break;
       WebSite shown;
       if (!web_site_of(m.url, shown)) continue;
       if (shown.site == target.site) break;

@@ -1,8 +1,11 @@
 #include "email/html_compact.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <iterator>
 
+#include "email/html_style.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
 
@@ -111,6 +114,13 @@ bool mentions_media(std::string_view h) {
   return false;
 }
 
+// Bytes [start, end) of the source that the copy leaves out or, for a run
+// of text, replaces with CompactHtml::kRun.
+struct Range {
+  std::size_t start, end;
+  bool run;
+};
+
 struct Attribute {
   std::size_t space_start;  // the white space before its name
   std::size_t name_start, name_end;
@@ -161,6 +171,82 @@ std::size_t read_attributes(std::string_view h, std::size_t i, F&& on_attribute)
   }
 }
 
+// The length of the character reference at h[at] if it is one that stands
+// for a quote or an ampersand (never for a ';' or a ':'), else 0.
+std::size_t quote_reference(std::string_view h, std::size_t at) {
+  for (std::string_view r : {"&quot;", "&amp;", "&apos;", "&#34;", "&#39;"}) {
+    if (h.compare(at, r.size(), r) == 0) return r.size();
+  }
+  return 0;
+}
+
+// The declarations of a quoted style value that the scan does not read
+// (is_read_style_declaration), each with its ';', appended to `out`.
+// True when that is all of them (the value reads as no style at all).
+// Nothing is appended (false) for a value with an angle bracket or a
+// character reference other than quote_reference() (it might stand for a
+// ';' or a ':').
+bool unread_declarations(std::string_view h, const Attribute& a, std::vector<Range>& out) {
+  std::size_t q = a.name_end;
+  while (q < a.end && is_space(h[q])) ++q;
+  if (q >= a.end || h[q] != '=') return false;
+  ++q;
+  while (q < a.end && is_space(h[q])) ++q;
+  if (q + 1 >= a.end || (h[q] != '"' && h[q] != '\'') || h[a.end - 1] != h[q]) return false;
+  const std::size_t value_end = a.end - 1;
+  for (std::size_t k = q + 1; k < value_end; ++k) {
+    if (h[k] == '<' || h[k] == '>') return false;
+    if (h[k] == '&') {
+      const std::size_t len = quote_reference(h, k);
+      if (len == 0 || k + len > value_end) return false;
+      k += len - 1;
+    }
+  }
+  bool all = true;
+  for (std::size_t p = q + 1; p < value_end;) {
+    // The next ';' that does not end a reference.
+    std::size_t semi = p;
+    while (semi < value_end && h[semi] != ';') {
+      semi += h[semi] == '&' ? quote_reference(h, semi) : 1;
+    }
+    const std::size_t next = semi < value_end ? semi + 1 : value_end;
+    if (is_read_style_declaration(h.substr(p, semi - p))) {
+      all = false;
+    } else {
+      out.push_back({p, next, false});
+    }
+    p = next;
+  }
+  return all;
+}
+
+// What the scan does not read of the raw text [from, to) of a `name`
+// element, appended to `out`: all of a <title>, <iframe> or <noframes>
+// (never shown); of a <style>, when the part has no "@media" (then only
+// whether some style sheet mentions "background" counts), all but the
+// first "background".
+void unread_raw_text(std::string_view h, std::size_t from, std::size_t to, std::string_view name,
+                     bool media, std::vector<Range>& out) {
+  if (to <= from) return;
+  if (name == "title" || name == "iframe" || name == "noframes") {
+    out.push_back({from, to, false});
+    return;
+  }
+  if (name != "style" || media) return;
+  constexpr std::string_view kBackground = "background";
+  std::size_t at = from;
+  while (at + kBackground.size() <= to &&
+         !equals_ci(h.substr(at, kBackground.size()), kBackground)) {
+    ++at;
+  }
+  if (at + kBackground.size() > to) {
+    out.push_back({from, to, false});
+    return;
+  }
+  if (at > from) out.push_back({from, at, false});
+  if (at + kBackground.size() < to) out.push_back({at + kBackground.size(), to, false});
+}
+
 // The position of the end tag closing raw text or RCDATA opened by
 // `lower` ("</style" followed by white space, '/' or '>'), or kNpos.
 std::size_t find_end_tag(std::string_view h, std::size_t from, std::string_view lower) {
@@ -192,46 +278,167 @@ std::size_t comment_end(std::string_view h, std::size_t i) {
 // ends (html_scan.cc, align_text: 24 bytes), with room to spare.
 constexpr std::size_t kReferenceLookahead = 32;
 
-// Runs of white space in text [from, to) beyond their first character
-// (the parser keeps them all, the scan reads one), appended to `out`. Not
-// a run shortly after a '&': what follows a character reference stays as
-// written.
-void white_space_runs(std::string_view h, std::size_t from, std::size_t to,
-                      std::vector<std::pair<std::size_t, std::size_t>>& out) {
-  std::size_t amp = kNpos;  // the last '&' seen
-  for (std::size_t k = from; k + 1 < to; ++k) {
+// A byte a run of plain text (Range::run) may hold: printable ASCII but
+// '&' and '<', and white space but a form feed (the scan reads any of it
+// as one space; the tokenizer makes a line feed of a carriage return).
+constexpr bool is_run_byte(char c) {
+  return (c >= ' ' && c <= '~' && c != '&' && c != '<') || c == '\t' || c == '\n' || c == '\r';
+}
+
+// is_run_byte() by table.
+bool is_run_ascii(char c) {
+  static constexpr auto kRun = [] {
+    std::array<bool, 256> t{};
+    for (int b = 0; b < 0x80; ++b) t[b] = is_run_byte(static_cast<char>(b));
+    return t;
+  }();
+  return kRun[static_cast<unsigned char>(c)];
+}
+
+// Bytes of the character at h[pos] (valid UTF-8) if a run of plain text
+// may hold it, else 0: printable ASCII as is_run_byte, and other
+// characters but those Gumbo replaces with U+FFFD (C1 controls,
+// noncharacters), a byte order mark and U+FFFD itself.
+std::size_t run_char(std::string_view h, std::size_t pos) {
+  if (static_cast<unsigned char>(h[pos]) < 0x80) return is_run_byte(h[pos]) ? 1 : 0;
+  const Utf8Char c = decode_utf8(h, pos);
+  if (c.cp < 0xA0 || (c.cp >= 0xFDD0 && c.cp <= 0xFDEF) || (c.cp & 0xFFFE) == 0xFFFE ||
+      c.cp == 0xFEFF || c.cp == 0xFFFD) {
+    return 0;
+  }
+  return c.len;
+}
+
+// Shortest run of plain text worth a placeholder.
+constexpr std::size_t kMinRun = 8;
+
+// Where a run may start after a '&' at `amp`: past the letters and digits
+// of a reference's name and what the scan compares after it to find where
+// the reference ends (kReferenceLookahead).
+std::size_t run_start_after(std::string_view h, std::size_t amp) {
+  std::size_t end = amp + 1;
+  while (end < h.size() && is_alnum(h[end])) ++end;
+  return end + 1 + kReferenceLookahead;
+}
+
+// How far before a text a '&' is looked for (run_start_after).
+constexpr std::size_t kReferenceLookbehind = 2 * kReferenceLookahead;
+
+// The last '&' of a text before a position, for positions that never
+// decrease: one search of the text for each '&'.
+class Ampersands {
+ public:
+  explicit Ampersands(std::string_view h) : h_(h), next_(h.find('&')) {}
+  std::size_t last_before(std::size_t pos) {
+    while (next_ < pos) {
+      last_ = next_;
+      next_ = h_.find('&', next_ + 1);
+    }
+    return last_;
+  }
+
+ private:
+  std::string_view h_;
+  std::size_t last_ = kNpos, next_;
+};
+
+// What can be left out of text [from, to), appended to `out` in order:
+// - runs of white space beyond their first character (the parser keeps
+//   them all, the scan reads one); not a run shortly after a '&': what
+//   follows a character reference stays as written;
+// - with `runs`, each run of plain text (run_char, at least kMinRun
+//   bytes, from the start of a word to the end of one, not shortly after a
+//   '&') becomes one placeholder character (CompactHtml::kRun): the tokenizer
+//   and the tree builder see one character, the scan reads the run's bytes
+//   from the source. It starts and ends with a character other than white
+//   space, so every insertion mode treats it as the run's first character
+//   (white space and other characters are told apart in some), and no mode
+//   changes inside a run of text.
+void text_ranges(std::string_view h, std::size_t from, std::size_t to, bool runs, Ampersands& amps,
+                 std::vector<Range>& out) {
+  // The last '&' before here (every byte of the text is looked at but
+  // those of runs of white space and of plain text, which hold none).
+  std::size_t amp = amps.last_before(from);
+  std::size_t run_from = from;  // where a run may start
+  if (runs && amp != kNpos && from - amp <= kReferenceLookbehind) {
+    run_from = std::max(run_from, run_start_after(h, amp));
+  }
+  for (std::size_t k = from; k < to; ++k) {
     if (h[k] > ' ') {  // most bytes: no white space
-      if (h[k] == '&') amp = k;
+      if (h[k] == '&') {
+        amp = k;
+        if (runs) run_from = std::max(run_from, run_start_after(h, k));
+        continue;
+      }
+      if (runs && k >= run_from && h[k] != '<' && h[k] <= '~' &&
+          (k == from || is_space(h[k - 1]) || h[k - 1] == '>')) {
+        std::size_t end = k + 1;  // after its last character other than white space
+        for (std::size_t e = k + 1; e < to;) {
+          if (is_run_ascii(h[e])) {  // most bytes
+            if (h[e] > ' ') end = e + 1;
+            ++e;
+            continue;
+          }
+          const std::size_t len = run_char(h, e);
+          if (len == 0) break;
+          e += len;
+          if (len > 1 || !is_space(h[e - 1])) end = e;
+        }
+        if (end - k >= kMinRun) {
+          out.push_back({k, end, true});
+          k = end - 1;
+        }
+      }
       continue;
     }
-    if (!is_space(h[k]) || !is_space(h[k + 1])) continue;
+    if (k + 1 >= to || !is_space(h[k]) || !is_space(h[k + 1])) continue;
     std::size_t e = k + 2;
     while (e < to && is_space(h[e])) ++e;
-    if (amp == kNpos || k - amp > kReferenceLookahead) {
-      const std::size_t back = k > kReferenceLookahead ? k - kReferenceLookahead : 0;
-      if (amp != kNpos || h.substr(back, k - back).find('&') == kNpos) out.emplace_back(k + 1, e);
-    }
+    if (amp == kNpos || k - amp > kReferenceLookahead) out.push_back({k + 1, e, false});
     k = e - 1;
   }
 }
 
-// The byte ranges of `h` that can be left out, in order.
-std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
+// Whether a numeric character reference of `h` may stand for the
+// placeholder ("&#57344;", "&#xE000"): then no run is replaced.
+bool references_placeholder(std::string_view h) {
+  constexpr std::uint32_t kPlaceholder = 0xE000;
+  for (std::size_t at = h.find("&#"); at != kNpos; at = h.find("&#", at + 2)) {
+    std::size_t d = at + 2;
+    const bool hex = d < h.size() && (h[d] == 'x' || h[d] == 'X');
+    if (hex) ++d;
+    std::uint32_t value = 0;
+    for (; d < h.size(); ++d) {
+      const int digit = hex ? hex_value(h[d]) : (h[d] >= '0' && h[d] <= '9' ? h[d] - '0' : -1);
+      if (digit < 0) break;
+      value = value * (hex ? 16 : 10) + static_cast<std::uint32_t>(digit);
+      if (value > 0x10FFFF) break;  // no longer the placeholder, whatever follows
+    }
+    if (value == kPlaceholder) return true;
+  }
+  return false;
+}
+
+// The byte ranges of `h` that can be left out or stand for a run of
+// text, in order.
+std::vector<Range> removable(std::string_view h) {
+  std::vector<Range> out;
   const std::size_t n = h.size();
   const bool media = mentions_media(h);
+  const bool runs = h.find(CompactHtml::kRun) == kNpos && !references_placeholder(h);
+  Ampersands amps(h);
   std::size_t i = 0;
   std::size_t text = 0;  // where the text before the next '<' starts
   while ((i = h.find('<', i)) != kNpos && i + 1 < n) {
     const char c = h[i + 1];
-    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) white_space_runs(h, text, i, out);
+    if (c == '!' || c == '?' || c == '/' || is_alpha(c)) text_ranges(h, text, i, runs, amps, out);
     if (c == '!' && h.compare(i + 2, 2, "--") == 0) {
       // A comment's text is not read (and a comment ends the text node
       // before it): "<!---->" is left of it.
       const std::size_t e = comment_end(h, i);
       if (e != kNpos) {
         const std::size_t body_end = e - (h[e - 2] == '!' ? 4 : 3);
-        if (body_end > i + 4) out.emplace_back(i + 4, body_end);
+        if (body_end > i + 4) out.push_back({i + 4, body_end, false});
       }
       i = e;
     } else if (c == '!' || c == '?') {  // doctype or bogus comment
@@ -255,17 +462,32 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
       const std::string_view name = lower_name(h.substr(i + 1, e - i - 1), buf);
       const TagKind kind = kind_of(name);
       const bool layout = kind == TagKind::kLayout;
+      // <a> is a formatting element, but its attributes never change the
+      // tree either: a new <a> first closes any open one, so no three
+      // alike are ever open together (the "Noah's Ark" rule, which
+      // compares attributes), and its clones only copy them. The scan
+      // reads its href besides.
+      const bool anchor = name == "a";
       const std::size_t first = out.size();
       i = read_attributes(h, e, [&](const Attribute& a) {
-        if (!layout || a.space_start == a.name_start || h[a.space_start - 1] == '/') return;
+        if (!(layout || anchor) || a.space_start == a.name_start || h[a.space_start - 1] == '/')
+          return;
         if (a.end < n && !is_space(h[a.end]) && h[a.end] != '/' && h[a.end] != '>') return;
         char abuf[16];
         const std::string_view an =
             lower_name(h.substr(a.name_start, a.name_end - a.name_start), abuf);
-        if (!an.empty() && is_read_attribute(an, media)) return;
         const std::string_view all = h.substr(a.space_start, a.end - a.space_start);
-        if (all.find_first_of("<>") != kNpos) return;
-        out.emplace_back(a.space_start, a.end);
+        const bool whole = all.find_first_of("<>") == kNpos;  // can be left out as a whole
+        if (!an.empty() && (is_read_attribute(an, media) || (anchor && an == "href"))) {
+          // A style value: what the scan does not read of it, or all of it
+          // when that is everything.
+          if (an != "style") return;
+          const std::size_t before = out.size();
+          if (!unread_declarations(h, a, out) || !whole) return;
+          out.resize(before);
+        }
+        if (!whole) return;
+        out.push_back({a.space_start, a.end, false});
       });
       if (i == kNpos) {
         out.resize(first);  // an unfinished tag is dropped by the parser: left as it is
@@ -273,7 +495,9 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
       }
       if (kind == TagKind::kStop) return out;
       if (kind == TagKind::kRawText) {
-        i = find_end_tag(h, i, name);
+        const std::size_t close = find_end_tag(h, i, name);
+        if (close != kNpos) unread_raw_text(h, i, close, name, media, out);
+        i = close;
       } else if (name == "pre" && i < n && (h[i] == '\n' || h[i] == '\r')) {
         // The line break the parser drops after <pre> stays as written.
         i += h.compare(i, 2, "\r\n") == 0 ? 2 : 1;
@@ -285,7 +509,7 @@ std::vector<std::pair<std::size_t, std::size_t>> removable(std::string_view h) {
     if (i == kNpos) return out;
     text = i;
   }
-  white_space_runs(h, text, n, out);
+  text_ranges(h, text, n, runs, amps, out);
   return out;
 }
 
@@ -351,16 +575,22 @@ std::string_view limit_nesting(std::string_view html, std::string& copy) {
 bool CompactHtml::build(std::string_view html) {
   text_.clear();
   cuts_.clear();
+  runs_ = false;
+  source_ = html;
   if (!is_valid_utf8(html)) return false;
   const auto ranges = removable(html);
   if (ranges.empty()) return false;
   text_.reserve(html.size());
   std::size_t from = 0, shift = 0;
-  for (const auto& [s, e] : ranges) {
-    text_.append(html.substr(from, s - from));
-    shift += e - s;
+  for (const Range& r : ranges) {
+    text_.append(html.substr(from, r.start - from));
+    if (r.run) {
+      text_.append(kRun);
+      runs_ = true;
+    }
+    shift += r.end - r.start - (r.run ? kRun.size() : 0);
     cuts_.push_back({text_.size(), shift});
-    from = e;
+    from = r.end;
   }
   text_.append(html.substr(from));
   return true;

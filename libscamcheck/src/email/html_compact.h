@@ -3,13 +3,25 @@
 // text through its tree builder on its own:
 // - the attributes the scan never reads (src, width, cellpadding, alt, ...)
 //   are left out of the tags of plain layout elements (img, table cells,
-//   div, span, p, ...); every tag whose attributes can change how the
-//   document is built (formatting elements such as <a> and <font>,
-//   <input>, <body>) is kept as written;
+//   div, span, p, ...) and of <a> (a formatting element whose attributes
+//   never change how the document is built, html_compact.cc); every tag
+//   whose attributes can (other formatting elements such as <font> and
+//   <b>, <input>, <body>) is kept as written;
+// - so are the declarations of their style values that the scan does not
+//   read (font-family, border, ...: email/html_style.h);
 // - a run of white space in text keeps its first character (the scan reads
 //   any run as one space; newsletters indent their markup deeply).
-// - a comment's text is left out ("<!---->" stays).
-// Raw text (<style>, <title>, <textarea>, ...) and everything
+// - a comment's text is left out ("<!---->" stays);
+// - so is the text of <title>, <iframe> and <noframes>, and of <style>
+//   in a part without "@media" all but one "background" (html_scan.cc
+//   reads no more of it);
+// - a run of plain text (printable characters and white space but a form
+//   feed, from the start of a word to the end of one, no character
+//   reference near it) becomes one placeholder character, kRun: Gumbo
+//   lexes and builds one character instead of each of the run's, and the
+//   scan reads the run from the source (its characters as written; the
+//   scan reads any white space as one space).
+// Other raw text (<textarea>, <xmp>, ...) and everything
 // after a tag that puts the tokenizer in a state not followed here
 // (<script>, <svg>, <select>, ...) stay as written. A map takes each
 // position in the copy back to the source, so every range the scan reports
@@ -40,6 +52,17 @@ class CompactHtml {
   bool build(std::string_view html);
 
   const std::string& text() const { return text_; }
+
+  // What stands for a run of text in the copy: U+E000, a private-use
+  // character, which Gumbo passes on as it is (it replaces control
+  // characters). A source holding it, or a numeric character reference to
+  // it, gets no runs.
+  static constexpr std::string_view kRun = "\xEE\x80\x80";
+  // Whether the copy has runs: each kRun of a text node at copy position
+  // `pos` stands for source bytes [to_source(pos), to_source(pos + 3)).
+  bool has_runs() const { return runs_; }
+  // The HTML the copy was built from (the caller keeps it alive).
+  std::string_view source() const { return source_; }
 
   // The source position of position `pos` of the copy. Exact for every
   // position outside the tags attributes were removed from (text, tag
@@ -78,6 +101,8 @@ class CompactHtml {
  private:
   std::string text_;
   std::vector<Cut> cuts_;
+  bool runs_ = false;
+  std::string_view source_;
 };
 
 }  // namespace scamcheck::internal

@@ -10,246 +10,24 @@
 #include "email/gumbo_arena.h"
 #include "email/html_compact.h"
 #include "email/html_style.h"
+#include "email/html_text_map.h"
 #include "util/ascii.h"
 #include "util/utf8.h"
 
 namespace scamcheck::internal {
 namespace {
 
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+using html_text::align_chars;
+using html_text::is_ascii_space;
+using html_text::kNone;
+using html_text::TextBuilder;
 
-bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 bool is_ident(char c) { return is_alnum(c) || c == '-' || c == '_'; }
-
-// Bytes of the character at s[pos].
-std::size_t char_len(std::string_view s, std::size_t pos) { return decode_utf8(s, pos).len; }
 
 // The code point of `ch`, one character's bytes.
 char32_t code_point(std::string_view ch) {
   return ch.empty() ? kReplacementChar : decode_utf8(ch, 0).cp;
 }
-
-// Walks a text node's source (`orig`, at absolute offset `base`) next to the
-// text Gumbo decoded from it (`dec`) and calls emit(char_bytes, src_start,
-// src_end) once per decoded character, with the source range it came from:
-// the character itself, or the whole character reference ("&amp;",
-// "&#228;") it was decoded from. Gumbo does not report where each entity
-// was, so its extent is found here: numeric references are unambiguous;
-// for named ones (including legacy ones without ';', "&copy2024") the
-// shortest decoded form that lets the following source text line up again
-// is taken. Should the two ever disagree beyond repair (a Gumbo quirk), the
-// rest of the text maps to the rest of the node: coarser, still verbatim.
-template <typename Emit>
-void align_text(std::string_view orig, std::size_t base, std::string_view dec, Emit&& emit) {
-  std::size_t i = 0, j = 0;
-  auto char_at = [&](std::size_t pos) { return dec.substr(pos, char_len(dec, pos)); };
-  // Bytes of the next `k` decoded characters from `pos`, or kNone.
-  auto cp_bytes = [&](std::size_t pos, int k) {
-    std::size_t p = pos;
-    for (int n = 0; n < k; ++n) {
-      if (p >= dec.size()) return kNone;
-      p += char_at(p).size();
-    }
-    return p - pos;
-  };
-  // Does the source after `oe` line up with the decoded text after `de`?
-  auto continues = [&](std::size_t oe, std::size_t de) {
-    std::size_t m = 0;
-    while (oe + m < orig.size() && m < 24) {
-      char c = orig[oe + m];
-      if (c == '&' || c == '\r' || c == '\0') break;
-      ++m;
-    }
-    if (m == 0) return oe < orig.size() || de == dec.size();
-    return de + m <= dec.size() && orig.compare(oe, m, dec, de, m) == 0;
-  };
-  auto fallback = [&]() {
-    std::size_t s = base + (i < orig.size() ? i : 0);
-    std::size_t e = base + orig.size();
-    while (j < dec.size()) {
-      std::string_view ch = char_at(j);
-      emit(ch, s, e);
-      j += ch.size();
-    }
-  };
-
-  while (j < dec.size()) {
-    if (i >= orig.size()) return fallback();
-    char c = orig[i];
-    // Most text: the same ASCII character on both sides.
-    if (c == dec[j] && static_cast<unsigned char>(c) < 0x80 && c != '&' && c != '\r') {
-      emit(dec.substr(j, 1), base + i, base + i + 1);
-      ++i;
-      ++j;
-      continue;
-    }
-    if (c == '&') {
-      std::size_t k = i + 1;
-      if (k < orig.size() && orig[k] == '#') {
-        std::size_t d = k + 1;
-        bool hex = d < orig.size() && (orig[d] == 'x' || orig[d] == 'X');
-        if (hex) ++d;
-        std::size_t digits_start = d;
-        while (d < orig.size() &&
-               (hex ? hex_value(orig[d]) >= 0 : (orig[d] >= '0' && orig[d] <= '9'))) {
-          ++d;
-        }
-        if (d > digits_start) {
-          if (d < orig.size() && orig[d] == ';') ++d;
-          std::string_view ch = char_at(j);
-          emit(ch, base + i, base + d);
-          i = d;
-          j += ch.size();
-          continue;
-        }
-      } else {
-        std::size_t run = k;
-        while (run < orig.size() && is_alnum(orig[run])) ++run;
-        if (run > k && dec[j] != '&') {
-          // A named reference. Candidates: the whole name with its ';',
-          // then ever shorter prefixes (legacy references without ';',
-          // "&copy2024").
-          bool semi = run < orig.size() && orig[run] == ';';
-          bool done = false;
-          // One decoded character is far more common than two, so every
-          // length is tried with one first.
-          for (int cps = 1; cps <= 2 && !done; ++cps) {
-            for (std::size_t end = semi ? run + 1 : run; end > k + 1 && !done; --end) {
-              if (end == run && semi) continue;  // "&name" when "&name;" was tried
-              std::size_t nb = cp_bytes(j, cps);
-              if (nb == kNone || !continues(end, j + nb)) continue;
-              emit(dec.substr(j, nb), base + i, base + end);
-              i = end;
-              j += nb;
-              done = true;
-            }
-          }
-          if (done) continue;
-          return fallback();
-        }
-        if (run > k && dec[j] == '&' && run - k >= 3 && equals_ci(orig.substr(k, 3), "amp") &&
-            (orig.substr(k, 3) == "amp" || orig.substr(k, 3) == "AMP")) {
-          std::size_t end = k + 3;
-          if (end < orig.size() && orig[end] == ';') ++end;
-          emit(dec.substr(j, 1), base + i, base + end);
-          i = end;
-          j += 1;
-          continue;
-        }
-      }
-      // A literal '&'.
-    }
-    if (c == '\r') {
-      if (dec[j] == '\n') {
-        std::size_t end = i + 1;
-        if (end < orig.size() && orig[end] == '\n') ++end;
-        emit(dec.substr(j, 1), base + i, base + end);
-        i = end;
-        j += 1;
-      } else {
-        ++i;
-      }
-      continue;
-    }
-    std::string_view ch = char_at(j);
-    std::size_t n = ch.size();
-    if (i + n <= orig.size() && orig.compare(i, n, ch) == 0) {
-      emit(ch, base + i, base + i + n);
-      i += n;
-      j += n;
-      continue;
-    }
-    if (ch == "\xEF\xBF\xBD") {  // U+FFFD for a NUL or an invalid byte
-      const std::size_t len = char_len(orig, i);
-      emit(ch, base + i, base + i + len);
-      i += len;
-      j += n;
-      continue;
-    }
-    if (is_ascii_space(c) || c == '\0') {  // dropped by the parser (<pre>'s first newline)
-      ++i;
-      continue;
-    }
-    if (c == '<') {
-      // Gumbo merges text after </body> or </html> into the text before
-      // them, with those tags inside the node's source.
-      std::size_t gt = orig.find('>', i);
-      if (gt != std::string_view::npos) {
-        i = gt + 1;
-        continue;
-      }
-    }
-    return fallback();
-  }
-}
-
-// A two-code-point reference arrives as one emit() with both characters;
-// this splits any multi-character chunk into per-character calls.
-template <typename Emit>
-void align_chars(std::string_view orig, std::size_t base, std::string_view dec, Emit&& emit) {
-  align_text(orig, base, dec, [&](std::string_view chunk, std::size_t s, std::size_t e) {
-    if (chunk.size() == 1) return emit(chunk, s, e);
-    std::size_t p = 0;
-    while (p < chunk.size()) {
-      const std::size_t n = char_len(chunk, p);
-      emit(chunk.substr(p, n), s, e);
-      p += n;
-    }
-  });
-}
-
-// Builds VisibleText: collapses white space like a browser, and puts a
-// separator (' ' for table cells, '\n' for blocks) between blocks so that
-// phrases never glue across them. A separator maps to the source between
-// the characters it separates (the tags and white space there).
-class TextBuilder {
- public:
-  explicit TextBuilder(VisibleText& v) : v_(v) {}
-
-  void space() {
-    if (pending_ < 1) pending_ = 1;
-  }
-  void block() { pending_ = 2; }
-
-  void put(std::string_view ch, std::size_t s, std::size_t e) {
-    if (ch.size() == 1 && is_ascii_space(ch[0])) {
-      space();
-      return;
-    }
-    if (pending_ > 0 && !v_.text.empty()) {
-      std::size_t gs = prev_end_, ge = s;
-      if (ge <= gs) {  // text moved by the parser (foster parenting): no gap
-        gs = prev_start_;
-        ge = prev_end_;
-      }
-      push(pending_ == 2 ? "\n" : " ", gs, ge);
-    }
-    pending_ = 0;
-    push(ch, s, e);
-    prev_start_ = s;
-    prev_end_ = e;
-  }
-
- private:
-  void push(std::string_view bytes, std::size_t s, std::size_t e) {
-    // Most characters are one byte: no append() call for them.
-    if (bytes.size() == 1) {
-      v_.text.push_back(bytes[0]);
-      v_.source_start.push_back(static_cast<std::uint32_t>(s));
-      v_.source_end.push_back(static_cast<std::uint32_t>(e));
-      return;
-    }
-    v_.text.append(bytes);
-    for (std::size_t k = 0; k < bytes.size(); ++k) {
-      v_.source_start.push_back(static_cast<std::uint32_t>(s));
-      v_.source_end.push_back(static_cast<std::uint32_t>(e));
-    }
-  }
-
-  VisibleText& v_;
-  int pending_ = 0;  // 0 none, 1 space, 2 line break
-  std::size_t prev_start_ = 0, prev_end_ = 0;
-};
 
 // What an element passes on to its content.
 struct Ctx {
@@ -354,33 +132,65 @@ class Scanner {
   std::size_t source_end(std::size_t pos) const {
     return compact_ != nullptr && pos > 0 ? compact_->to_source(pos - 1) + 1 : pos;
   }
-  // White space the copy left out right after a character ending at `pos`.
+  // White space the copy left out right after a character ending at `pos`
+  // (kNone: a character of a run of text, which leaves nothing out).
   std::size_t gap_after(std::size_t pos) const {
-    return compact_ != nullptr ? compact_->gap_before(pos) : 0;
+    return compact_ != nullptr && pos != kNone ? compact_->gap_before(pos) : 0;
   }
   // An attribute's value in the source, without quotes and outer spaces.
   std::optional<Span> value_span(const GumboAttribute* a) const;
   std::optional<Span> tag_span(const GumboElement& el) const;
   // align_chars() over a text node of html_ at `base`, with source
   // positions: emit(ch, start, end, copy_end), `copy_end` the character's
-  // end in html_ (for gap_after()).
+  // end in html_ (for gap_after(); kNone for a character of a run of text,
+  // each of which is emitted with its own source position).
   template <typename Emit>
   void align_node(std::string_view orig, std::size_t base, std::string_view dec,
                   Emit&& emit) const {
+    align_node(orig, base, dec, emit, [&](std::string_view run, std::size_t start) {
+      for (std::size_t k = 0; k < run.size();) {
+        const std::size_t n = html_text::char_len(run, k);
+        emit(run.substr(k, n), start + k, start + k + n, kNone);
+        k += n;
+      }
+    });
+  }
+  // The same, with each run of text that maps byte for byte to the source
+  // (not in the fallback) as one emit_run(run, source_start).
+  template <typename Emit, typename EmitRun>
+  void align_node(std::string_view orig, std::size_t base, std::string_view dec, Emit&& emit,
+                  EmitRun&& emit_run) const {
     if (compact_ == nullptr) {
-      align_chars(orig, base, dec,
-                  [&](std::string_view ch, std::size_t s, std::size_t e) { emit(ch, s, e, e); });
+      align_chars(
+          orig, base, dec, false,
+          [&](std::string_view ch, std::size_t s, std::size_t e) { emit(ch, s, e, e); },
+          [](std::size_t, std::size_t, std::size_t) {});
       return;
     }
     CompactHtml::Cursor at(*compact_);
     const std::size_t node_end = base + orig.size();
-    align_chars(orig, base, dec, [&](std::string_view ch, std::size_t s, std::size_t e) {
+    auto mapped = [&](std::string_view ch, std::size_t s, std::size_t e) {
       const std::size_t start = at.start(s);  // in increasing order: no search
       // The node's end (a range to it, or its last character) is its end in
       // the source, after any white space left out there.
       const std::size_t end = e == node_end ? at.start(e) : e == s + 1 ? start + 1 : at.end(e);
       emit(ch, start, end, e);
-    });
+    };
+    const std::string_view source = compact_->source();
+    align_chars(orig, base, dec, compact_->has_runs(), mapped,
+                [&](std::size_t pos, std::size_t s, std::size_t e) {
+                  const std::size_t n = CompactHtml::kRun.size();
+                  const std::size_t from = at.start(pos), to = at.start(pos + n);
+                  if (s == pos && e == pos + n) {
+                    emit_run(source.substr(from, to - from), from);
+                    return;
+                  }
+                  for (std::size_t p = from; p < to;) {
+                    const std::size_t n = html_text::char_len(source, p);
+                    mapped(source.substr(p, n), s, e);
+                    p += n;
+                  }
+                });
   }
 
   void collect_styles(const GumboNode* root);
@@ -651,11 +461,16 @@ void Scanner::text_node(const GumboNode* node, const Ctx& ctx) {
       }
     }
     bool any = false;
-    align_node(orig, base, dec,
-               [&](std::string_view ch, std::size_t s, std::size_t e, std::size_t) {
-                 if (!(ch.size() == 1 && is_ascii_space(ch[0]))) any = true;
-                 text_.put(ch, s, e);
-               });
+    align_node(
+        orig, base, dec,
+        [&](std::string_view ch, std::size_t s, std::size_t e, std::size_t) {
+          if (!(ch.size() == 1 && is_ascii_space(ch[0]))) any = true;
+          text_.put(ch, s, e);
+        },
+        [&](std::string_view run, std::size_t start) {
+          any = true;  // a run starts with a character other than white space
+          text_.put_run(run, start);
+        });
     if (any) {
       close_hidden_block();
       visible_seen_ = true;

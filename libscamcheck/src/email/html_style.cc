@@ -176,6 +176,25 @@ bool same_color(const Rgb& a, const Rgb& b) {
 
 bool is_whitish(const Rgb& c) { return c.r >= 0xF0 && c.g >= 0xF0 && c.b >= 0xF0; }
 
+bool is_read_style_declaration(std::string_view declaration) {
+  // Every property parse_inline_style() below compares with.
+  static constexpr std::array<std::string_view, 16> kRead = {"display",     "visibility",
+                                                             "opacity",     "font-size",
+                                                             "max-height",  "height",
+                                                             "overflow",    "overflow-y",
+                                                             "text-indent", "left",
+                                                             "top",         "margin-left",
+                                                             "color",       "background-color",
+                                                             "background",  "background-image"};
+  const std::size_t colon = declaration.find(':');
+  if (colon == std::string_view::npos) return false;
+  const std::string_view prop = trim_css(declaration.substr(0, colon));
+  for (std::string_view name : kRead) {
+    if (equals_ci(prop, name)) return true;
+  }
+  return false;
+}
+
 InlineStyle parse_inline_style(std::string_view style) {
   InlineStyle st;
   bool zero_height = false;

@@ -51,6 +51,12 @@ struct InlineStyle {
 // Never fails; unknown declarations are ignored.
 InlineStyle parse_inline_style(std::string_view style);
 
+// Whether parse_inline_style() reads a declaration (the text between two
+// semicolons of a style value): one of the properties it knows. The
+// others can be left out of a style value without changing what it
+// parses to (email/html_compact.h).
+bool is_read_style_declaration(std::string_view declaration);
+
 }  // namespace scamcheck::internal
 
 #endif  // SCAMCHECK_EMAIL_HTML_STYLE_H_

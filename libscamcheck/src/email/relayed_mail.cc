@@ -387,17 +387,20 @@ std::optional<Finding> form_relay_link(const Shown& s, std::string_view subject,
 // + 1.
 std::size_t own_words(std::string_view text, std::size_t limit) {
   std::size_t words = 0;
-  const std::vector<TextLink> links = text_links(text);  // in order, apart
-  std::size_t next_link = 0;                             // the first not ended before here
-  for_each_line(text, [&](std::string_view line, std::size_t offset) {
+  for_each_line(text, [&](std::string_view line, std::size_t) {
     if (is_forward_marker(trim_line(line))) return true;
     if (const std::optional<Label> label = label_of(line, false);
         label && label->value < line.size() && is_forward_header_label(label->name)) {
       return true;
     }
+    // A link ends at white space: a line's links are those found in the
+    // line alone, and only the lines read before the count stops are
+    // searched for them.
+    const std::vector<TextLink> links = text_links(line);  // in order, apart
+    std::size_t next_link = 0;                             // the first not ended before here
     std::size_t run = 0;
     for (std::size_t i = 0; i <= line.size(); ++i) {
-      const std::size_t at = offset + i;
+      const std::size_t at = i;
       while (next_link < links.size() && links[next_link].end <= at) ++next_link;
       const bool in_link = next_link < links.size() && at >= links[next_link].start;
       const unsigned char c = i < line.size() ? static_cast<unsigned char>(line[i]) : ' ';
