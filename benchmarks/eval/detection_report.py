@@ -25,6 +25,8 @@ import sys
 import tarfile
 import tempfile
 
+from moved_records import load_scores, moved_records
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
@@ -64,34 +66,6 @@ def family_totals(text, half="both"):
         prev = out.get(family, (0, 0, 0, 0))
         out[family] = tuple(a + int(b) for a, b in zip(prev, (cells[2], cells[3], cells[5], cells[6])))
     return out
-
-
-def load_scores(path):
-    """{(dataset, id): (label, score, verdict)} of a --scores file."""
-    rows = {}
-    with open(path, encoding="utf-8") as f:
-        next(f)
-        for line in f:
-            dataset, rid, label, score, verdict = line.rstrip("\n").split("\t")[:5]
-            rows[(dataset, rid)] = (label, int(score), verdict)
-    return rows
-
-
-def moved_records(before, after):
-    """Lines for every record in both runs whose verdict moved between
-    flagged and safe (ids and scores only, no text), then counts."""
-    lines, counts = [], {}
-    for key in sorted(before):
-        if key not in after:
-            continue
-        (label, s0, v0), (_, s1, v1) = before[key], after[key]
-        if (v0 == "safe") != (v1 == "safe"):
-            way = "flagged now" if v0 == "safe" else "safe now"
-            counts[(key[0], label, way)] = counts.get((key[0], label, way), 0) + 1
-            lines.append(f"{key[0]:28} {key[1]:44} {label:5} {s0:3} {v0:10} -> {s1:3} {v1}")
-    lines.append("")
-    lines += [f"{d:28} {label:5} {way:12} {n}" for (d, label, way), n in sorted(counts.items())]
-    return lines
 
 
 def ratio(part, whole):

@@ -80,40 +80,7 @@ done
     echo "with: \`$(tail -1 "$scratch/$order-with.log")\`"
     echo
     echo '```'
-    python3 - "$scratch/$order-without.tsv" "$scratch/$order-with.tsv" "$regex" <<'EOF'
-import collections
-import re
-import sys
-
-left_out = re.compile(sys.argv[3])
-
-
-def load(path):
-    rows = {}
-    with open(path, encoding="utf-8") as f:
-        next(f)
-        for line in f:
-            dataset, rid, label, score, verdict = line.rstrip("\n").split("\t")[:5]
-            rows[(dataset, rid)] = (label, int(score), verdict)
-    return rows
-
-
-before, after = load(sys.argv[1]), load(sys.argv[2])
-moved = collections.Counter()
-for key in sorted(before):
-    if key not in after or left_out.search(key[1]):
-        continue
-    (label, s0, v0), (_, s1, v1) = before[key], after[key]
-    if (v0 == "safe") != (v1 == "safe"):
-        way = "flagged now" if v0 == "safe" else "safe now"
-        moved[(key[0], label, way)] += 1
-        print(f"{key[0]:28} {key[1]:44} {label:5} {s0:3} {v0:10} -> {s1:3} {v1}")
-print()
-for (dataset, label, way), n in sorted(moved.items()):
-    print(f"{dataset:28} {label:5} {way:12} {n}")
-print(f"records moved: {sum(moved.values())}, of them URL datasets: "
-      f"{sum(n for (d, _, _), n in moved.items() if d.startswith(('domains', 'urls')))}")
-EOF
+    python3 benchmarks/eval/moved_records.py "$scratch/$order-without.tsv" "$scratch/$order-with.tsv" --skip "$regex"
     echo '```'
   done
 } >"$out"
