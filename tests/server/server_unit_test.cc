@@ -30,6 +30,7 @@
 #include "ids.h"
 #include "logging.h"
 #include "operator_commands.h"
+#include "storage/report_codec.h"
 #include "storage/store.h"
 
 namespace scamcheck::server {
@@ -348,6 +349,45 @@ TEST_CASE("SQLite store: users, tokens, reports, paging, quota") {
   CHECK(quota.reserve(u, now)->allowed);
   u.plan.checks_per_day.reset();
   CHECK(quota.reserve(u, now)->remaining == -1);
+}
+
+TEST_CASE("stored reports: the compact form expands to the same bytes, a damaged one fails") {
+  // A report as the scan API writes it (an SMS with five signals).
+  std::string json = R"({"id":"rpt_01M8DXDQWMHN4DR6WTCADX1TSR","kind":"text","locale":"en",)"
+                     R"("verdict":"danger","risk_score":100,"confidence":99,"summary_plain":)"
+                     R"("This is very likely a scam. Do not click any links, do not reply and do )"
+                     R"(not pay anything.","actions":[{"icon":"x","text":"Do not click any links )"
+                     R"(and do not open any attachments."}],"signals":[)";
+  for (int i = 0; i < 5; ++i) {
+    json += fmt::format(
+        R"({{"key":"payment_request","severity":"medium","evidence":"{}.99 EUR","location":)"
+        R"("content","span":{{"start":{},"end":{}}},"explanation":"The message asks you to pay )"
+        R"(money or settle a bill. Check the bill in your own customer account or directly )"
+        R"(with the company before you pay."}},)",
+        i, 40 + i, 48 + i);
+  }
+  json += R"({"key":"risky_tld","severity":"medium","evidence":".top","location":"content",)"
+          R"("span":{"start":100,"end":104},"explanation":"The web address ends in something )"
+          R"(like .xyz or .top."}],"urls":[],"model_used":"heuristic-fallback",)"
+          R"("input_tokens":30,"output_tokens":0,"created_at":"2026-11-27T07:09:56.500Z"})";
+  const std::string compact = compact_report(json);
+  REQUIRE_FALSE(compact.empty());
+  CHECK(compact.size() * 4 < json.size());  // the dictionary knows the texts
+  auto back = expand_report(compact);
+  REQUIRE(back.ok());
+  CHECK(*back == json);
+  // Non-ASCII and a large report round-trip too.
+  std::string big = json;
+  for (int i = 0; i < 2000; ++i) big += "\u00e9 caf\xc3\xa9 " + std::to_string(i);
+  back = expand_report(compact_report(big));
+  REQUIRE(back.ok());
+  CHECK(*back == big);
+
+  std::string damaged = compact;
+  damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 0x55);
+  CHECK_FALSE(expand_report(damaged).ok());  // the frame's checksum
+  CHECK_FALSE(expand_report(compact.substr(0, compact.size() - 3)).ok());
+  CHECK_FALSE(expand_report("{\"id\":1}").ok());
 }
 
 TEST_CASE("a token revoked through another store of the same file fails at once") {

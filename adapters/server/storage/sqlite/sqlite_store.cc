@@ -24,6 +24,7 @@
 #include "logging.h"
 #include "server_limits.h"
 #include "storage/postgresql/pg_store.h"
+#include "storage/report_codec.h"
 #include "storage/shared_columns.h"
 #include "storage/sqlite/sqlite_db.h"
 
@@ -58,6 +59,13 @@ using sqlite::Connection;
 using sqlite::kUserColumns;
 using sqlite::Query;
 using sqlite::read_user;
+
+// A report as stored: the compact form (a BLOB, report_codec.h) or, in
+// rows written before it, the JSON as text.
+Result<std::string> read_report_json(const Query& q, int col) {
+  if (q.is_blob(col)) return expand_report(q.blob(col));
+  return q.text(col);
+}
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
@@ -350,17 +358,33 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   void insert_report(StoredReport report, std::function<void(Status)> done) override {
-    auto shared = std::make_shared<StoredReport>(std::move(report));
+    // Compacted on the calling thread (an I/O thread), not on the writer
+    // (report_codec.h); the writer binds the bytes without a copy.
+    struct Pending {
+      StoredReport report;
+      std::string compact;
+    };
+    auto shared = std::make_shared<Pending>();
+    shared->compact = compact_report(report.report_json);
+    if (!shared->compact.empty()) std::string().swap(report.report_json);
+    shared->report = std::move(report);
+    const bool announced = shared->report.announced;
     enqueue(
         [shared](Connection& c) -> Status {
-          const StoredReport& r = *shared;
+          const StoredReport& r = shared->report;
           {
             Query q(c,
                     "INSERT INTO reports (public_id, user_id, kind, verdict, created_at, "
                     "report_json, content) VALUES (?, ?, ?, ?, ?, ?, ?)");
             q.bind(1, r.public_id).bind(2, r.user_id).bind(3, r.kind).bind(4, r.verdict);
-            // The report outlives the statement's run: bound without a copy.
-            q.bind(5, r.created_at).bind_static(6, r.report_json);
+            // The report outlives the statement's run: bound without a copy,
+            // the compact form as a BLOB (read_report_json() tells them apart).
+            q.bind(5, r.created_at);
+            if (shared->compact.empty()) {
+              q.bind_static(6, r.report_json);
+            } else {
+              q.bind_static_blob(6, shared->compact);
+            }
             if (r.content) q.bind_static_blob(7, *r.content);
             if (Status s = q.run(); !s.ok()) return s;
           }
@@ -382,7 +406,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
           }
           return {};
         },
-        std::move(done), shared->announced ? 1 : 0);
+        std::move(done), announced ? 1 : 0);
   }
 
   Result<std::optional<std::string>> get_report(std::int64_t user_id,
@@ -392,7 +416,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
       Query q(c, "SELECT report_json FROM reports WHERE public_id = ? AND user_id = ?");
       q.bind(1, public_id).bind(2, user_id);
       const int rc = q.step();
-      if (rc == SQLITE_ROW) json = q.text(0);
+      if (rc == SQLITE_ROW) {
+        Result<std::string> stored = read_report_json(q, 0);
+        if (!stored.ok()) return stored.status();
+        json = std::move(*stored);
+      }
       return rc == SQLITE_ROW || rc == SQLITE_DONE ? Status() : q.status();
     });
     if (!status.ok()) return status;
@@ -436,7 +464,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
           break;
         }
         last_seq = q.int64(0);
-        page.reports_json.push_back(q.text(1));
+        Result<std::string> stored = read_report_json(q, 1);
+        if (!stored.ok()) return stored.status();
+        page.reports_json.push_back(std::move(*stored));
       }
       return {};
     });
