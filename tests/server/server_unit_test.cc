@@ -677,6 +677,51 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   CHECK(store.get_report(user->id, reports[8].public_id)->has_value());
 }
 
+TEST_CASE("SQLite store: under load, writes that keep coming share a commit") {
+  // After a commit of several writes (load), a write is not committed
+  // alone while more keep coming: one commit, and the pages every commit
+  // rewrites (index leaves, daily counts), for many of them.
+  ReportWriter w;
+  Store& store = *w.store;
+  const auto wal = w.dir.path() / "t.db-wal";
+  REQUIRE(w.insert(w.report(0)).ok());
+  const auto before = std::filesystem::file_size(wal);
+  // A burst queued at once (a commit of several), then one write every
+  // 50 µs, as scans finishing one after another: alone, each would be
+  // committed before the next comes.
+  std::vector<std::promise<Status>> done(220);
+  for (std::size_t i = 0; i < done.size(); ++i) {
+    const auto next = std::chrono::steady_clock::now() + std::chrono::microseconds(i < 20 ? 0 : 50);
+    store.insert_report(w.report(static_cast<int>(i)),
+                        [&done, i](Status s) { done[i].set_value(std::move(s)); });
+    while (std::chrono::steady_clock::now() < next) {
+    }
+  }
+  for (auto& d : done) REQUIRE(d.get_future().get().ok());
+  const auto frames = (std::filesystem::file_size(wal) - before) / (4096 + 24);
+  INFO("WAL frames for 220 writes: " << frames);
+  CHECK(frames < 200);  // a commit per write: 2-4 frames each
+
+  // After a pause the load is over: an announced report is committed at
+  // once by its own thread again (one connection).
+  bool on_this_thread = false;
+  for (int i = 0; i < 20 && !on_this_thread; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    store.expect_reports(+1);
+    StoredReport r = w.report(1000 + i);
+    r.announced = true;
+    std::thread::id ran_on;
+    std::promise<Status> lone;
+    store.insert_report(std::move(r), [&](Status s) {
+      ran_on = std::this_thread::get_id();
+      lone.set_value(std::move(s));
+    });
+    REQUIRE(lone.get_future().get().ok());
+    on_this_thread = ran_on == std::this_thread::get_id();
+  }
+  CHECK(on_this_thread);
+}
+
 TEST_CASE("SQLite store: a write waits for announced reports, never past the limit") {
   // Scans announce their reports (expect_reports); the writer commits what
   // is queued together with what was announced, so under load one commit

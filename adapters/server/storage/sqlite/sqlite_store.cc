@@ -53,6 +53,15 @@ constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // header) are written once for all of them.
 constexpr std::chrono::microseconds kGatherLimit{1000};
 constexpr std::size_t kGatherWrites = 64;
+// Under load (a commit of several writes ended less than kBusyWindow ago)
+// a write is not committed alone: the writer keeps gathering while writes
+// keep coming, until none arrived for kBusyGap (or kGatherLimit,
+// kGatherWrites). Each commit rewrites the same few pages (the indexes'
+// last leaves, the daily counts, the header), so many small commits cost
+// several WAL frames per scan where one larger one costs a fraction of
+// one. One connection's scans (a commit of one write each) are never held.
+constexpr std::chrono::microseconds kBusyGap{100};
+constexpr std::chrono::microseconds kBusyWindow{2000};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
@@ -645,8 +654,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
     // which spares two hand-offs between threads (to the writer, and the
     // answer back to the connection's I/O thread). Not while a WAL restart
     // is due: that runs on the writer thread, between its batches.
+    const auto now = std::chrono::steady_clock::now();
     if (arrived > 0 && writer_waiting_ && !caller_writing_ && !stopping_ && queue_.empty() &&
-        expected_reports_ <= 0 && !restart_due_.load(std::memory_order_acquire)) {
+        expected_reports_ <= 0 && !busy(now) && !restart_due_.load(std::memory_order_acquire)) {
       caller_writing_ = true;
       lock.unlock();
       std::vector<Write> batch;
@@ -654,6 +664,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
       run_batch(batch);
       purge_expired_caches();
       lock.lock();
+      committed(1);
       caller_writing_ = false;
       const bool wake = !queue_.empty() || stopping_;
       lock.unlock();
@@ -661,6 +672,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
       return;
     }
     queue_.push_back(Write{std::move(fn), std::move(done)});
+    last_enqueue_ = now;
     const bool wake = !caller_writing_ && (writer_waiting_ || (writer_gathering_ && gathered()));
     lock.unlock();
     if (wake) queue_cv_.notify_one();
@@ -678,7 +690,20 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
   // With queue_mutex_ held: nothing announced is still on its way, or the
   // batch is full.
-  bool gathered() const { return expected_reports_ <= 0 || queue_.size() >= kGatherWrites; }
+  // (When the writer gathers under load, it wakes itself by its timer.)
+  bool gathered() const {
+    return queue_.size() >= kGatherWrites || (expected_reports_ <= 0 && !gathering_busy_);
+  }
+
+  // With queue_mutex_ held: under load, judged by the last commit of
+  // several writes.
+  bool busy(std::chrono::steady_clock::time_point now) const {
+    return now - last_shared_commit_ < kBusyWindow;
+  }
+  // With queue_mutex_ held: a batch of `writes` was committed just now.
+  void committed(std::size_t writes) {
+    if (writes >= 2) last_shared_commit_ = std::chrono::steady_clock::now();
+  }
 
   void auth_changed() override { tokens_->changed(); }
 
@@ -699,21 +724,47 @@ class SqliteStore final : public Store, public sqlite::Executor {
         queue_cv_.wait(lock, [this] { return !caller_writing_ && (stopping_ || !queue_.empty()); });
         writer_waiting_ = false;
         if (queue_.empty()) return;  // stopping, everything written
-        if (!stopping_ && !gathered()) {
-          writer_gathering_ = true;
-          queue_cv_.wait_until(lock, std::chrono::steady_clock::now() + kGatherLimit,
-                               [this] { return stopping_ || gathered(); });
-          writer_gathering_ = false;
-        }
+        if (!stopping_) gather(lock);
         batch.assign(std::make_move_iterator(queue_.begin()),
                      std::make_move_iterator(queue_.end()));
         queue_.clear();
       }
       run_batch(batch);
+      {
+        std::lock_guard lock(queue_mutex_);
+        committed(batch.size());
+      }
       batch.clear();
       purge_expired_caches();
       if (restart_due_.load(std::memory_order_acquire)) restart_wal();
     }
+  }
+
+  // With queue_mutex_ held, on the writer thread, before a batch: waits
+  // (at most kGatherLimit, until kGatherWrites) for reports announced by
+  // scans still being analysed and, under load, for writes that keep
+  // coming (none for kBusyGap ends it).
+  void gather(std::unique_lock<std::mutex>& lock) {
+    const auto woke = std::chrono::steady_clock::now();
+    const auto limit = woke + kGatherLimit;
+    const bool under_load = busy(woke);
+    writer_gathering_ = true;
+    gathering_busy_ = under_load;
+    for (;;) {
+      if (stopping_ || queue_.size() >= kGatherWrites) break;
+      const auto now = std::chrono::steady_clock::now();
+      auto until = limit;
+      if (under_load) {
+        // A gap since the last write, or since this gathering began.
+        until = std::min(until, std::max(woke, last_enqueue_) + kBusyGap);
+      } else if (expected_reports_ <= 0) {
+        break;
+      }
+      if (now >= until) break;
+      queue_cv_.wait_until(lock, until);
+    }
+    writer_gathering_ = false;
+    gathering_busy_ = false;
   }
 
   // Called by SQLite on the writer thread after each commit with the WAL
@@ -929,6 +980,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
   bool writer_gathering_ = false;  // waiting for announced reports
   bool caller_writing_ = false;    // a caller runs its write itself (enqueue)
   int expected_reports_ = 0;       // announced by expect_reports(), not yet queued
+  bool gathering_busy_ = false;    // gather() under load: it wakes itself
+  std::chrono::steady_clock::time_point last_shared_commit_{};  // end of a commit of several
+  std::chrono::steady_clock::time_point last_enqueue_{};
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
   std::thread writer_thread_;
