@@ -53,15 +53,17 @@ constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // header) are written once for all of them.
 constexpr std::chrono::microseconds kGatherLimit{1000};
 constexpr std::size_t kGatherWrites = 64;
-// Under load (a commit of several writes ended less than kBusyWindow ago)
-// a write is not committed alone: the writer keeps gathering while writes
-// keep coming, until none arrived for kBusyGap (or kGatherLimit,
-// kGatherWrites). Each commit rewrites the same few pages (the indexes'
-// last leaves, the daily counts, the header), so many small commits cost
-// several WAL frames per scan where one larger one costs a fraction of
-// one. One connection's scans (a commit of one write each) are never held.
-constexpr std::chrono::microseconds kBusyGap{100};
-constexpr std::chrono::microseconds kBusyWindow{2000};
+// Under load (less than kBusyWindow ago a write came while another was
+// queued, announced or being committed, or a commit of several ended) a
+// write is not committed alone:
+// the writer keeps gathering while writes keep coming, until none arrived
+// for kBusyGap (or kGatherLimit, kGatherWrites). Each commit rewrites the
+// same few pages (the indexes' last leaves, the daily counts, the
+// header), so many small commits cost several WAL frames per scan where
+// one larger one costs a fraction of one. One connection's scans (each
+// comes after the previous one's commit) are never held.
+constexpr std::chrono::microseconds kBusyGap{200};
+constexpr std::chrono::microseconds kBusyWindow{5000};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
@@ -664,12 +666,14 @@ class SqliteStore final : public Store, public sqlite::Executor {
       run_batch(batch);
       purge_expired_caches();
       lock.lock();
-      committed(1);
       caller_writing_ = false;
       const bool wake = !queue_.empty() || stopping_;
       lock.unlock();
       if (wake) queue_cv_.notify_one();
       return;
+    }
+    if (!queue_.empty() || committing_ || caller_writing_ || expected_reports_ > 0) {
+      last_overlap_ = now;
     }
     queue_.push_back(Write{std::move(fn), std::move(done)});
     last_enqueue_ = now;
@@ -695,14 +699,10 @@ class SqliteStore final : public Store, public sqlite::Executor {
     return queue_.size() >= kGatherWrites || (expected_reports_ <= 0 && !gathering_busy_);
   }
 
-  // With queue_mutex_ held: under load, judged by the last commit of
-  // several writes.
+  // With queue_mutex_ held: under load, judged by the last write that
+  // came while another was on its way.
   bool busy(std::chrono::steady_clock::time_point now) const {
-    return now - last_shared_commit_ < kBusyWindow;
-  }
-  // With queue_mutex_ held: a batch of `writes` was committed just now.
-  void committed(std::size_t writes) {
-    if (writes >= 2) last_shared_commit_ = std::chrono::steady_clock::now();
+    return now - last_overlap_ < kBusyWindow;
   }
 
   void auth_changed() override { tokens_->changed(); }
@@ -728,11 +728,14 @@ class SqliteStore final : public Store, public sqlite::Executor {
         batch.assign(std::make_move_iterator(queue_.begin()),
                      std::make_move_iterator(queue_.end()));
         queue_.clear();
+        committing_ = true;
       }
       run_batch(batch);
       {
         std::lock_guard lock(queue_mutex_);
-        committed(batch.size());
+        committing_ = false;
+        // A commit of several writes: load, from its end on.
+        if (batch.size() >= 2) last_overlap_ = std::chrono::steady_clock::now();
       }
       batch.clear();
       purge_expired_caches();
@@ -981,7 +984,8 @@ class SqliteStore final : public Store, public sqlite::Executor {
   bool caller_writing_ = false;    // a caller runs its write itself (enqueue)
   int expected_reports_ = 0;       // announced by expect_reports(), not yet queued
   bool gathering_busy_ = false;    // gather() under load: it wakes itself
-  std::chrono::steady_clock::time_point last_shared_commit_{};  // end of a commit of several
+  bool committing_ = false;        // the writer thread runs a batch
+  std::chrono::steady_clock::time_point last_overlap_{};  // see busy()
   std::chrono::steady_clock::time_point last_enqueue_{};
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
