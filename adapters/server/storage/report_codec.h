@@ -1,7 +1,8 @@
 // The compact form the SQLite store keeps a report in: its JSON as a zstd
 // frame made with a dictionary trained on reports (data/report_dictionary_N.zdict,
-// tools/make_report_dictionary.sh). A ~2.8 KB SMS report becomes ~250 bytes,
-// so a database page holds a dozen reports instead of one, and each scan
+// tools/make_report_dictionary.sh). The benchmark's 2.8 KB SMS report
+// becomes ~530 bytes (dev-split reports 5-10x smaller), so a database page
+// holds several reports instead of one, and each scan
 // writes that much less to the WAL and, at the checkpoint, to the database
 // file. The frame names its dictionary by ID and carries a checksum;
 // expanding gives back the JSON byte for byte. Rows written before (the
