@@ -55,13 +55,13 @@ constexpr std::chrono::microseconds kGatherLimit{1000};
 constexpr std::size_t kGatherWrites = 64;
 // Under load (less than kBusyWindow ago a write came while another was
 // queued, announced or being committed, or a commit of several ended) a
-// write is not committed alone:
-// the writer keeps gathering while writes keep coming, until none arrived
-// for kBusyGap (or kGatherLimit, kGatherWrites). Each commit rewrites the
-// same few pages (the indexes' last leaves, the daily counts, the
-// header), so many small commits cost several WAL frames per scan where
-// one larger one costs a fraction of one. One connection's scans (each
-// comes after the previous one's commit) are never held.
+// write is not committed alone: the writer keeps gathering while writes
+// keep coming, until none arrived for kBusyGap (or kGatherLimit,
+// kGatherWrites). Each commit rewrites the same few pages (the indexes'
+// last leaves, the daily counts, the header), so many small commits cost
+// several WAL frames per scan where one larger one costs a fraction of
+// one. One connection's scans (each comes after the previous one's
+// commit) are never held.
 constexpr std::chrono::microseconds kBusyGap{200};
 constexpr std::chrono::microseconds kBusyWindow{5000};
 constexpr std::chrono::hours kCachePurgeInterval{1};
