@@ -22,6 +22,9 @@ packages=(
   libcli11-dev libspdlog-dev
   libboost-dev libsqlite3-dev libsodium-dev   # scamcheckd: Beast/Asio, storage, crypto
   libjemalloc-dev                   # scamcheckd: its allocator (many small allocations per request)
+  # scamcheckd: stored reports compressed with a dictionary (adapters/server/storage/report_codec.h);
+  # zstd trains the dictionary (adapters/server/tools/make_report_dictionary.sh)
+  libzstd-dev zstd
   # scamcheckd web interface: templates with auto-escaping (adapters/server/web)
   libctemplate-dev
   fonts-noto-color-emoji            # its screenshots (scripts/web_screenshots.sh): the actions' emoji

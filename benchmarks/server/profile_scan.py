@@ -33,6 +33,7 @@ from fault_common import Daemon  # noqa: E402
 BUCKETS = [
     ("analyze() (the library)", r"AnalyzerImpl::analyze"),
     ("report JSON (report_to_json)", r"report_to_json"),
+    ("stored report compaction (zstd)", r"compact_report"),
     ("store writer: the report's INSERTs", r"SqliteStore::insert_report"),
     ("store writer: COMMIT (WAL frames)", r"writer_loop.*(CommitPhase|sqlite3WalFrames)|"
                                           r"(CommitPhase|sqlite3WalFrames).*writer_loop"),

@@ -567,6 +567,34 @@ class Reports(unittest.TestCase, ProblemMixin):
         self.assert_problem(SERVER.request("GET", "/api/v1/reports/not-an-id", token=self.alice),
                             404, "not-found")
 
+    def test_stored_compact_and_read_back_unchanged(self):
+        """SQLite keeps a report compressed (a BLOB far smaller than the JSON); reading it
+        gives the scan's answer byte for byte, and rows stored as JSON text still read."""
+        if PG is not None:
+            self.skipTest("the compact form is SQLite's")
+        token = SERVER.user("compact@example.com", plan="pro")
+        _, _, answered, report = SERVER.scan(token, SCAM)
+        time.sleep(0.1)
+        (kind, size), = db_query(SERVER, "SELECT typeof(report_json), length(report_json) "
+                                 "FROM reports WHERE public_id = ?", (report["id"],))
+        self.assertEqual(kind, "blob")
+        self.assertLess(size * 3, len(answered))
+        code, _, got, _ = SERVER.request("GET", "/api/v1/reports/" + report["id"], token=token)
+        self.assertEqual(code, 200)
+        self.assertEqual(got, answered)
+        # A row as written before the compact form: the JSON as text.
+        old = dict(report, id="rpt_01ARZ3NDEKTSV4RRFFQ69G5FAW")
+        old_json = json.dumps(old, ensure_ascii=False, separators=(",", ":"))
+        with sqlite3.connect(SERVER.db, timeout=10) as db:
+            db.execute("INSERT INTO reports (public_id, user_id, kind, verdict, created_at, "
+                       "report_json) SELECT ?, user_id, kind, verdict, created_at, ? "
+                       "FROM reports WHERE public_id = ?", (old["id"], old_json, report["id"]))
+        code, _, got, _ = SERVER.request("GET", "/api/v1/reports/" + old["id"], token=token)
+        self.assertEqual(code, 200)
+        self.assertEqual(got.decode(), old_json)
+        _, _, _, page = SERVER.request("GET", "/api/v1/reports", token=token)
+        self.assertEqual(page["data"], [old, report])
+
     def test_tenant_isolation(self):
         _, _, _, report = SERVER.scan(self.alice, "Alice's own message " + SMS)
         path = "/api/v1/reports/" + report["id"]

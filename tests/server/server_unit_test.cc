@@ -30,6 +30,7 @@
 #include "ids.h"
 #include "logging.h"
 #include "operator_commands.h"
+#include "storage/report_codec.h"
 #include "storage/store.h"
 
 namespace scamcheck::server {
@@ -350,6 +351,45 @@ TEST_CASE("SQLite store: users, tokens, reports, paging, quota") {
   CHECK(quota.reserve(u, now)->remaining == -1);
 }
 
+TEST_CASE("stored reports: the compact form expands to the same bytes, a damaged one fails") {
+  // A report as the scan API writes it (an SMS with five signals).
+  std::string json = R"({"id":"rpt_01M8DXDQWMHN4DR6WTCADX1TSR","kind":"text","locale":"en",)"
+                     R"("verdict":"danger","risk_score":100,"confidence":99,"summary_plain":)"
+                     R"("This is very likely a scam. Do not click any links, do not reply and do )"
+                     R"(not pay anything.","actions":[{"icon":"x","text":"Do not click any links )"
+                     R"(and do not open any attachments."}],"signals":[)";
+  for (int i = 0; i < 5; ++i) {
+    json += fmt::format(
+        R"({{"key":"payment_request","severity":"medium","evidence":"{}.99 EUR","location":)"
+        R"("content","span":{{"start":{},"end":{}}},"explanation":"The message asks you to pay )"
+        R"(money or settle a bill. Check the bill in your own customer account or directly )"
+        R"(with the company before you pay."}},)",
+        i, 40 + i, 48 + i);
+  }
+  json += R"({"key":"risky_tld","severity":"medium","evidence":".top","location":"content",)"
+          R"("span":{"start":100,"end":104},"explanation":"The web address ends in something )"
+          R"(like .xyz or .top."}],"urls":[],"model_used":"heuristic-fallback",)"
+          R"("input_tokens":30,"output_tokens":0,"created_at":"2026-11-27T07:09:56.500Z"})";
+  const std::string compact = compact_report(json);
+  REQUIRE_FALSE(compact.empty());
+  CHECK(compact.size() * 4 < json.size());  // the dictionary knows the texts
+  auto back = expand_report(compact);
+  REQUIRE(back.ok());
+  CHECK(*back == json);
+  // Non-ASCII and a large report round-trip too.
+  std::string big = json;
+  for (int i = 0; i < 2000; ++i) big += "\u00e9 caf\xc3\xa9 " + std::to_string(i);
+  back = expand_report(compact_report(big));
+  REQUIRE(back.ok());
+  CHECK(*back == big);
+
+  std::string damaged = compact;
+  damaged[damaged.size() / 2] = static_cast<char>(damaged[damaged.size() / 2] ^ 0x55);
+  CHECK_FALSE(expand_report(damaged).ok());  // the frame's checksum
+  CHECK_FALSE(expand_report(compact.substr(0, compact.size() - 3)).ok());
+  CHECK_FALSE(expand_report("{\"id\":1}").ok());
+}
+
 TEST_CASE("a token revoked through another store of the same file fails at once") {
   // The server and the operator CLI are two processes with their own store
   // on one database; the server remembers looked-up tokens.
@@ -635,6 +675,55 @@ TEST_CASE("SQLite store: a lone write commits at once; concurrent writes share c
   CHECK(failed == 11);
   CHECK(*store.usage_count(user->id, "2030-01-02") == 221 + 200 - 11);
   CHECK(store.get_report(user->id, reports[8].public_id)->has_value());
+}
+
+TEST_CASE("SQLite store: under load, writes that keep coming share a commit") {
+  // After a commit of several writes (load), a write is not committed
+  // alone while more keep coming: one commit, and the pages every commit
+  // rewrites (index leaves, daily counts), for many of them.
+  ReportWriter w;
+  Store& store = *w.store;
+  const auto wal = w.dir.path() / "t.db-wal";
+  REQUIRE(w.insert(w.report(0)).ok());
+  const auto before = std::filesystem::file_size(wal);
+  // Two announced reports every 100 µs, as scans finishing on two I/O
+  // threads: without gathering, each pair is committed (together) before
+  // the next comes.
+  std::vector<std::promise<Status>> done(220);
+  for (std::size_t i = 0; i < done.size(); i += 2) {
+    const auto next = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+    store.expect_reports(+2);
+    for (std::size_t j = i; j < i + 2; ++j) {
+      StoredReport r = w.report(static_cast<int>(j));
+      r.announced = true;
+      store.insert_report(std::move(r), [&done, j](Status s) { done[j].set_value(std::move(s)); });
+    }
+    while (std::chrono::steady_clock::now() < next) {
+    }
+  }
+  for (auto& d : done) REQUIRE(d.get_future().get().ok());
+  const auto frames = (std::filesystem::file_size(wal) - before) / (4096 + 24);
+  INFO("WAL frames for 220 writes: " << frames);
+  CHECK(frames < 120);  // a commit per pair: 3-4 frames each
+
+  // After a pause the load is over: an announced report is committed at
+  // once by its own thread again (one connection).
+  bool on_this_thread = false;
+  for (int i = 0; i < 20 && !on_this_thread; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    store.expect_reports(+1);
+    StoredReport r = w.report(1000 + i);
+    r.announced = true;
+    std::thread::id ran_on;
+    std::promise<Status> lone;
+    store.insert_report(std::move(r), [&](Status s) {
+      ran_on = std::this_thread::get_id();
+      lone.set_value(std::move(s));
+    });
+    REQUIRE(lone.get_future().get().ok());
+    on_this_thread = ran_on == std::this_thread::get_id();
+  }
+  CHECK(on_this_thread);
 }
 
 TEST_CASE("SQLite store: a write waits for announced reports, never past the limit") {

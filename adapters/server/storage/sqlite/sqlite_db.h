@@ -153,6 +153,14 @@ class Query {
                            static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
              : std::string();
   }
+  bool is_blob(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_BLOB; }
+  // The bytes of a BLOB column, valid until the next step or reset.
+  std::string_view blob(int col) const {
+    const void* p = sqlite3_column_blob(stmt_, col);
+    return p ? std::string_view(static_cast<const char*>(p),
+                                static_cast<std::size_t>(sqlite3_column_bytes(stmt_, col)))
+             : std::string_view();
+  }
   Sha256 sha256(int col) const {
     Sha256 out{};
     const void* p = sqlite3_column_blob(stmt_, col);

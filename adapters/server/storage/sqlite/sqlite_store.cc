@@ -24,6 +24,7 @@
 #include "logging.h"
 #include "server_limits.h"
 #include "storage/postgresql/pg_store.h"
+#include "storage/report_codec.h"
 #include "storage/shared_columns.h"
 #include "storage/sqlite/sqlite_db.h"
 
@@ -52,12 +53,30 @@ constexpr std::int64_t kPageBytes = 4096;  // SQLite's default page size
 // header) are written once for all of them.
 constexpr std::chrono::microseconds kGatherLimit{1000};
 constexpr std::size_t kGatherWrites = 64;
+// Under load (less than kBusyWindow ago a write came while another was
+// queued, announced or being committed, or a commit of several ended) a
+// write is not committed alone: the writer keeps gathering while writes
+// keep coming, until none arrived for kBusyGap (or kGatherLimit,
+// kGatherWrites). Each commit rewrites the same few pages (the indexes'
+// last leaves, the daily counts, the header), so many small commits cost
+// several WAL frames per scan where one larger one costs a fraction of
+// one. One connection's scans (each comes after the previous one's
+// commit) are never held.
+constexpr std::chrono::microseconds kBusyGap{200};
+constexpr std::chrono::microseconds kBusyWindow{5000};
 constexpr std::chrono::hours kCachePurgeInterval{1};
 
 using sqlite::Connection;
 using sqlite::kUserColumns;
 using sqlite::Query;
 using sqlite::read_user;
+
+// A report as stored: the compact form (a BLOB, report_codec.h) or, in
+// rows written before it, the JSON as text.
+Result<std::string> read_report_json(const Query& q, int col) {
+  if (q.is_blob(col)) return expand_report(q.blob(col));
+  return q.text(col);
+}
 
 class SqliteStore final : public Store, public sqlite::Executor {
  public:
@@ -350,17 +369,39 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   void insert_report(StoredReport report, std::function<void(Status)> done) override {
-    auto shared = std::make_shared<StoredReport>(std::move(report));
+    // Compacted (report_codec.h) where the batch runs, one report after
+    // another: the dictionary's tables stay in the cache from one to the
+    // next (alone, on the I/O thread between requests, each took about
+    // three times as long). Once: a batch run again after a failed write
+    // binds the same bytes.
+    struct Pending {
+      StoredReport report;
+      std::string compact;
+      bool compacted = false;
+    };
+    auto shared = std::make_shared<Pending>();
+    shared->report = std::move(report);
+    const bool announced = shared->report.announced;
     enqueue(
         [shared](Connection& c) -> Status {
-          const StoredReport& r = *shared;
+          if (!shared->compacted) {
+            shared->compact = compact_report(shared->report.report_json);
+            shared->compacted = true;
+          }
+          const StoredReport& r = shared->report;
           {
             Query q(c,
                     "INSERT INTO reports (public_id, user_id, kind, verdict, created_at, "
                     "report_json, content) VALUES (?, ?, ?, ?, ?, ?, ?)");
             q.bind(1, r.public_id).bind(2, r.user_id).bind(3, r.kind).bind(4, r.verdict);
-            // The report outlives the statement's run: bound without a copy.
-            q.bind(5, r.created_at).bind_static(6, r.report_json);
+            // The report outlives the statement's run: bound without a copy,
+            // the compact form as a BLOB (read_report_json() tells them apart).
+            q.bind(5, r.created_at);
+            if (shared->compact.empty()) {
+              q.bind_static(6, r.report_json);
+            } else {
+              q.bind_static_blob(6, shared->compact);
+            }
             if (r.content) q.bind_static_blob(7, *r.content);
             if (Status s = q.run(); !s.ok()) return s;
           }
@@ -382,7 +423,7 @@ class SqliteStore final : public Store, public sqlite::Executor {
           }
           return {};
         },
-        std::move(done), shared->announced ? 1 : 0);
+        std::move(done), announced ? 1 : 0);
   }
 
   Result<std::optional<std::string>> get_report(std::int64_t user_id,
@@ -392,7 +433,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
       Query q(c, "SELECT report_json FROM reports WHERE public_id = ? AND user_id = ?");
       q.bind(1, public_id).bind(2, user_id);
       const int rc = q.step();
-      if (rc == SQLITE_ROW) json = q.text(0);
+      if (rc == SQLITE_ROW) {
+        Result<std::string> stored = read_report_json(q, 0);
+        if (!stored.ok()) return stored.status();
+        json = std::move(*stored);
+      }
       return rc == SQLITE_ROW || rc == SQLITE_DONE ? Status() : q.status();
     });
     if (!status.ok()) return status;
@@ -436,7 +481,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
           break;
         }
         last_seq = q.int64(0);
-        page.reports_json.push_back(q.text(1));
+        Result<std::string> stored = read_report_json(q, 1);
+        if (!stored.ok()) return stored.status();
+        page.reports_json.push_back(std::move(*stored));
       }
       return {};
     });
@@ -615,8 +662,9 @@ class SqliteStore final : public Store, public sqlite::Executor {
     // which spares two hand-offs between threads (to the writer, and the
     // answer back to the connection's I/O thread). Not while a WAL restart
     // is due: that runs on the writer thread, between its batches.
+    const auto now = std::chrono::steady_clock::now();
     if (arrived > 0 && writer_waiting_ && !caller_writing_ && !stopping_ && queue_.empty() &&
-        expected_reports_ <= 0 && !restart_due_.load(std::memory_order_acquire)) {
+        expected_reports_ <= 0 && !busy(now) && !restart_due_.load(std::memory_order_acquire)) {
       caller_writing_ = true;
       lock.unlock();
       std::vector<Write> batch;
@@ -630,7 +678,11 @@ class SqliteStore final : public Store, public sqlite::Executor {
       if (wake) queue_cv_.notify_one();
       return;
     }
+    if (!queue_.empty() || committing_ || caller_writing_ || expected_reports_ > 0) {
+      last_overlap_ = now;
+    }
     queue_.push_back(Write{std::move(fn), std::move(done)});
+    last_enqueue_ = now;
     const bool wake = !caller_writing_ && (writer_waiting_ || (writer_gathering_ && gathered()));
     lock.unlock();
     if (wake) queue_cv_.notify_one();
@@ -648,7 +700,16 @@ class SqliteStore final : public Store, public sqlite::Executor {
 
   // With queue_mutex_ held: nothing announced is still on its way, or the
   // batch is full.
-  bool gathered() const { return expected_reports_ <= 0 || queue_.size() >= kGatherWrites; }
+  // (When the writer gathers under load, it wakes itself by its timer.)
+  bool gathered() const {
+    return queue_.size() >= kGatherWrites || (expected_reports_ <= 0 && !gathering_busy_);
+  }
+
+  // With queue_mutex_ held: under load, judged by the last write that
+  // came while another was on its way.
+  bool busy(std::chrono::steady_clock::time_point now) const {
+    return now - last_overlap_ < kBusyWindow;
+  }
 
   void auth_changed() override { tokens_->changed(); }
 
@@ -669,21 +730,50 @@ class SqliteStore final : public Store, public sqlite::Executor {
         queue_cv_.wait(lock, [this] { return !caller_writing_ && (stopping_ || !queue_.empty()); });
         writer_waiting_ = false;
         if (queue_.empty()) return;  // stopping, everything written
-        if (!stopping_ && !gathered()) {
-          writer_gathering_ = true;
-          queue_cv_.wait_until(lock, std::chrono::steady_clock::now() + kGatherLimit,
-                               [this] { return stopping_ || gathered(); });
-          writer_gathering_ = false;
-        }
+        if (!stopping_) gather(lock);
         batch.assign(std::make_move_iterator(queue_.begin()),
                      std::make_move_iterator(queue_.end()));
         queue_.clear();
+        committing_ = true;
       }
       run_batch(batch);
+      {
+        std::lock_guard lock(queue_mutex_);
+        committing_ = false;
+        // A commit of several writes: load, from its end on.
+        if (batch.size() >= 2) last_overlap_ = std::chrono::steady_clock::now();
+      }
       batch.clear();
       purge_expired_caches();
       if (restart_due_.load(std::memory_order_acquire)) restart_wal();
     }
+  }
+
+  // With queue_mutex_ held, on the writer thread, before a batch: waits
+  // (at most kGatherLimit, until kGatherWrites) for reports announced by
+  // scans still being analysed and, under load, for writes that keep
+  // coming (none for kBusyGap ends it).
+  void gather(std::unique_lock<std::mutex>& lock) {
+    const auto woke = std::chrono::steady_clock::now();
+    const auto limit = woke + kGatherLimit;
+    const bool under_load = busy(woke);
+    writer_gathering_ = true;
+    gathering_busy_ = under_load;
+    for (;;) {
+      if (stopping_ || queue_.size() >= kGatherWrites) break;
+      const auto now = std::chrono::steady_clock::now();
+      auto until = limit;
+      if (under_load) {
+        // A gap since the last write, or since this gathering began.
+        until = std::min(until, std::max(woke, last_enqueue_) + kBusyGap);
+      } else if (expected_reports_ <= 0) {
+        break;
+      }
+      if (now >= until) break;
+      queue_cv_.wait_until(lock, until);
+    }
+    writer_gathering_ = false;
+    gathering_busy_ = false;
   }
 
   // Called by SQLite on the writer thread after each commit with the WAL
@@ -899,6 +989,10 @@ class SqliteStore final : public Store, public sqlite::Executor {
   bool writer_gathering_ = false;  // waiting for announced reports
   bool caller_writing_ = false;    // a caller runs its write itself (enqueue)
   int expected_reports_ = 0;       // announced by expect_reports(), not yet queued
+  bool gathering_busy_ = false;    // gather() under load: it wakes itself
+  bool committing_ = false;        // the writer thread runs a batch
+  std::chrono::steady_clock::time_point last_overlap_{};  // see busy()
+  std::chrono::steady_clock::time_point last_enqueue_{};
   std::chrono::steady_clock::time_point next_purge_{};  // writer thread only
   bool stopping_ = false;
   std::thread writer_thread_;
