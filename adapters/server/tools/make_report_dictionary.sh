@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Builds the zstd dictionary the SQLite store compresses reports with
 # (storage/report_codec.h): starts BINARY on a temporary SQLite file, scans
-# messages of the corpus's train splits (SMS, URLs, e-mails) in every
-# locale of the library, and trains a dictionary on the reports
+# the project's own fixture messages (tests/fixtures: the texts and URLs of
+# *.jsonl and the e-mails of email/**/*.eml, written for the tests, no
+# corpus text) in every locale of the
+# library, and trains a dictionary on the reports
 # (`zstd --train`). Stored rows name their dictionary by its ID, so a
 # dictionary that rows use must never change: a new one gets the next ID
 # and a file of its own, and the codec keeps every older one.
 #
 # Usage: adapters/server/tools/make_report_dictionary.sh --binary BIN --id N --out FILE
-#            [--corpus DIR] [--per-source N]
+#            [--fixtures DIR]
 # Needs zstd and python3.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,15 +18,13 @@ root=$(cd "$here/../../.." && pwd)
 binary=
 id=
 out=
-corpus=$root/../shared/corpus
-per_source=150
+fixtures=$root/tests/fixtures
 while (($#)); do
   case $1 in
     --binary) binary=$2; shift 2 ;;
     --id) id=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    --corpus) corpus=$2; shift 2 ;;
-    --per-source) per_source=$2; shift 2 ;;
+    --fixtures) fixtures=$2; shift 2 ;;
     -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "unknown argument $1" >&2; exit 64 ;;
   esac
@@ -36,17 +36,15 @@ source "$root/benchmarks/server/lib.sh"
 start_server dict "$binary" 2
 locales=$(cd "$root/libscamcheck/data/locales" && ls *.json | sed 's/\.json$//' | paste -sd, -)
 mkdir "$work/reports"
-python3 - "${port[dict]}" "${token[dict]}" "$work/reports" "$corpus" "$per_source" "$locales" << 'PY'
-import http.client, json, random, sys
-port, token, out, corpus, n, locales = sys.argv[1:7]
-n = int(n)
-items = []
-# Train splits only; phishing_pot* is evaluation-only and never used here.
-for path, k in [("sms_spam_collection/train.jsonl", n), ("sms_smishing_mishra_soni/train.jsonl", n),
-                ("urls_jpcert/train.jsonl", n // 4), ("spamassassin/train.jsonl", n // 8)]:
-    rows = [json.loads(line) for line in open(f"{corpus}/{path}")]
-    random.Random(1).shuffle(rows)
-    items += rows[:k]
+python3 - "${port[dict]}" "${token[dict]}" "$work/reports" "$fixtures" "$locales" << 'PY'
+import glob, http.client, json, sys
+port, token, out, fixtures, locales = sys.argv[1:6]
+# Our own fixture messages only: the dictionary ships with the server, so it
+# must hold no text of the corpora.
+items = [json.loads(line) for path in sorted(glob.glob(f"{fixtures}/*.jsonl"))
+         for line in open(path, encoding="utf-8") if line.strip()]
+items += [{"kind": "email", "text": open(path, encoding="utf-8", errors="replace").read()}
+          for path in sorted(glob.glob(f"{fixtures}/email/**/*.eml", recursive=True))]
 conn = http.client.HTTPConnection("127.0.0.1", int(port))
 written = 0
 for row in items:
