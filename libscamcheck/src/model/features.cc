@@ -19,9 +19,9 @@ namespace {
 // with the rule and header features unscaled, prose needs the extra weight.
 constexpr double kWordGain = 1.5;
 
-// Up to this many hits finish() sorts them all; more are made distinct
-// first (unique_keys).
-constexpr std::size_t kFewHits = 256;
+// Up to this many hits finish() sorts them all (a short input repeats few
+// of its features); more are made distinct first (unique_keys).
+constexpr std::size_t kFewHits = 1024;
 
 // Sorts `keys` (unique: hash << 32 | index) ascending; `scratch` is a
 // buffer. Returns where the sorted keys are: keys.data() or scratch.data().
@@ -86,15 +86,17 @@ inline std::size_t slot_of(std::uint32_t h, int bits) {
 // Appends to `keys` one key (hash << 32 | index) per distinct hash of
 // `hits`, with the index of its first hit, in the order of the hits: an
 // open-addressing set of the hashes seen, so that a long text's many
-// repeated words are dropped before anything is sorted. The set starts
-// small and doubles at half full: a long text has far fewer distinct
-// features than hits (a 20 KB newsletter: 227 of 14,159).
+// repeated words are dropped before anything is sorted. The set doubles at
+// half full: a long text has far fewer distinct features than hits (a
+// 20 KB newsletter: 227 of 14,159).
 void unique_keys(const std::vector<Hit>& hits, std::vector<std::uint64_t>& keys) {
   thread_local std::vector<std::uint32_t> table;  // index into keys + 1; 0: empty
+  const std::size_t n = hits.size();
+  // Slots for as many keys as hits, between 2^10 and 2^12 to begin with.
   int bits = 10;
+  while (bits < 12 && (std::size_t{1} << bits) < n) ++bits;
   table.assign(std::size_t{1} << bits, 0);
   keys.clear();
-  const std::size_t n = hits.size();
   std::size_t mask = (std::size_t{1} << bits) - 1;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint32_t h = hits[i].hash;

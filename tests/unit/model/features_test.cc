@@ -349,7 +349,7 @@ TEST_CASE("finish keeps the first hit of each feature, in the order of the hashe
     seed = seed * 1664525u + 1013904223u;
     return seed;
   };
-  for (const std::size_t n : {0u, 1u, 7u, 256u, 257u, 3000u, 20000u}) {
+  for (const std::size_t n : {0u, 1u, 7u, 1024u, 1025u, 3000u, 20000u}) {
     for (const std::uint32_t distinct : {1u, 3u, 200u, 1500u, 100000u}) {
       CAPTURE(n);
       CAPTURE(distinct);
