@@ -212,7 +212,9 @@ struct WordInfo {
   }
 };
 
-constexpr bool is_hex_letter(std::uint8_t b) { return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'); }
+constexpr bool is_hex_letter(std::uint8_t b) {
+  return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+}
 
 // Byte classes of an ASCII word, one look-up per byte: a letter or digit
 // (bit 0), a letter (bit 1), a letter other than a-f and A-F (bit 2).
