@@ -6,6 +6,7 @@
 #include <unicode/utf8.h>
 
 #include <algorithm>
+#include <array>
 #include <bitset>
 #include <cstdint>
 #include <functional>
@@ -211,7 +212,31 @@ struct WordInfo {
   }
 };
 
-bool is_hex_letter(std::uint8_t b) { return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F'); }
+constexpr bool is_hex_letter(std::uint8_t b) {
+  return (b >= 'a' && b <= 'f') || (b >= 'A' && b <= 'F');
+}
+
+// Byte classes of an ASCII word, one look-up per byte: a letter or digit
+// (bit 0), a letter (bit 1), a letter other than a-f and A-F (bit 2).
+constexpr std::array<std::uint8_t, 256> kAsciiWordClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  for (std::size_t c = 0; c < 128; ++c) {
+    const bool alpha = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    if (alpha || (c >= '0' && c <= '9')) t[c] |= 1;
+    if (alpha) t[c] |= 2;
+    if (alpha && !is_hex_letter(static_cast<std::uint8_t>(c))) t[c] |= 4;
+  }
+  return t;
+}();
+bool is_ascii_word_byte(char c) { return (kAsciiWordClass[static_cast<std::uint8_t>(c)] & 1) != 0; }
+
+// lookalike_letter() of every byte, by table.
+constexpr std::array<char, 256> kLookalikeByte = [] {
+  std::array<char, 256> t{};
+  for (std::size_t c = 0; c < t.size(); ++c) t[c] = lookalike_letter(static_cast<char>(c));
+  return t;
+}();
+char lookalike_byte(char c) { return kLookalikeByte[static_cast<std::uint8_t>(c)]; }
 
 // scan_word() of an all-ASCII text: a run of letters and digits, one
 // script, one byte per code point.
@@ -220,18 +245,18 @@ WordInfo scan_ascii_word(std::string_view t, std::size_t pos) {
   w.start = pos;
   std::size_t i = pos;
   int letters = 0;
-  bool hex_only = true;
-  for (; i < t.size() && is_alnum(t[i]); ++i) {
-    if (is_alpha(t[i])) {
-      ++letters;
-      hex_only = hex_only && is_hex_letter(static_cast<std::uint8_t>(t[i]));
-    }
+  unsigned not_hex = 0;
+  for (; i < t.size(); ++i) {
+    const std::uint8_t c = kAsciiWordClass[static_cast<std::uint8_t>(t[i])];
+    if ((c & 1) == 0) break;
+    letters += (c >> 1) & 1;
+    not_hex |= c;
   }
   w.end = i;
   w.code_points = static_cast<int>(i - pos);
   w.letters = letters;
   w.digits = w.code_points - letters;
-  w.hex_only = hex_only;
+  w.hex_only = (not_hex & 4) == 0;
   if (letters > 0) w.first_script = USCRIPT_LATIN;
   return w;
 }
@@ -334,15 +359,15 @@ class UnicodeCheckerImpl final : public UnicodeChecker {
   // word's first two and last two bytes, without folding the rest: most
   // words of a message end here.
   bool may_be_brand_word(std::string_view word) const {
-    const char f0 = lookalike_letter(word.front());
-    const char last = lookalike_letter(word.back());
+    const char f0 = lookalike_byte(word.front());
+    const char last = lookalike_byte(word.back());
     if (word.size() < 2) return key_ends_.test(key_end_slot(f0, last));
-    const char f1 = lookalike_letter(word[1]);
+    const char f1 = lookalike_byte(word[1]);
     // The contractions rn -> m and vv -> w, left to right: the key's first
     // letter is one at the word's start; at its end, rn always is (no
     // contraction ends in 'r'), vv is or is not ("vvv" -> "wv").
     const char first = f0 == 'r' && f1 == 'n' ? 'm' : f0 == 'v' && f1 == 'v' ? 'w' : f0;
-    const char before_last = lookalike_letter(word[word.size() - 2]);
+    const char before_last = lookalike_byte(word[word.size() - 2]);
     if (before_last == 'r' && last == 'n') return key_ends_.test(key_end_slot(first, 'm'));
     if (before_last == 'v' && last == 'v') {
       return key_ends_.test(key_end_slot(first, 'w')) || key_ends_.test(key_end_slot(first, 'v'));
@@ -413,13 +438,10 @@ bool UnicodeCheckerImpl::add_brand(std::string_view brand) {
 }
 
 void UnicodeCheckerImpl::check(std::string_view text, Findings& out) const {
-  bool ascii = true;
-  for (char ch : text) {
-    if (static_cast<std::uint8_t>(ch) >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
+  // Branch-free, so the compiler reads many bytes per instruction.
+  unsigned high = 0;
+  for (const char ch : text) high |= static_cast<std::uint8_t>(ch);
+  const bool ascii = high < 0x80;
   // Every invisible character and every other script is non-ASCII.
   if (!ascii) {
     check_invisible(text, out);
@@ -565,7 +587,7 @@ void UnicodeCheckerImpl::check_words(std::string_view text, bool ascii, Findings
   std::size_t i = 0;
   while (i < n) {
     if (ascii) {
-      if (!is_alnum(text[i])) {
+      if (!is_ascii_word_byte(text[i])) {
         ++i;
         continue;
       }

@@ -349,7 +349,8 @@ TEST_CASE("an all-ASCII text finds the same look-alikes as the general path") {
   for (const std::string text :
        {"Your Amaz0n order: log in at PayPa1 or M1crosoft now", "T-M0bile and T-Mobile bill",
         "lKEA gift card; 1und1 and lundi; ids 4d4c v154 ADAC", "V0DAF0NE-0ffice365 & c1tibank",
-        "a-b&c 0ffice365-x t-m0bile&paypa1 -- 12345 Netfl1x!"}) {
+        "a-b&c 0ffice365-x t-m0bile&paypa1 -- 12345 Netfl1x!",
+        "ids aDaC4 4D4C FACE0 Ad4c fAcE1 PayPa1 rn1crosoft Z1 vvv 0ffice365X"}) {
     INFO(text);
     const std::vector<Hit> ascii = run(text);
     CHECK_FALSE(ascii.empty());

@@ -340,3 +340,41 @@ TEST_CASE("words nobody can read count but are never a place to quote") {
     CHECK_MESSAGE(placed, word);
   }
 }
+
+TEST_CASE("finish keeps the first hit of each feature, in the order of the hashes, at any size") {
+  // Small sets are sorted whole; large ones are made distinct first: both
+  // must give what a stable sort by hash keeping each hash's first hit gives.
+  std::uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed;
+  };
+  for (const std::size_t n : {0u, 1u, 7u, 1024u, 1025u, 3000u, 20000u}) {
+    for (const std::uint32_t distinct : {1u, 3u, 200u, 1500u, 100000u}) {
+      CAPTURE(n);
+      CAPTURE(distinct);
+      model::FeatureSet f;
+      for (std::size_t i = 0; i < n; ++i) {
+        // Hashes drawn from `distinct` values spread over 32 bits.
+        const std::uint32_t h = (next() % distinct) * 2654435761u;
+        const auto group = static_cast<model::Group>(h % 3);
+        f.hits.push_back(model::Hit{h, 1.0f, group, 0, static_cast<std::uint32_t>(i),
+                                    static_cast<std::uint32_t>(i + 1)});
+      }
+      std::vector<model::Hit> expected = f.hits;
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const model::Hit& a, const model::Hit& b) { return a.hash < b.hash; });
+      expected.erase(
+          std::unique(expected.begin(), expected.end(),
+                      [](const model::Hit& a, const model::Hit& b) { return a.hash == b.hash; }),
+          expected.end());
+      f.finish();
+      REQUIRE(f.hits.size() == expected.size());
+      for (std::size_t i = 0; i < expected.size(); ++i) {
+        CHECK(f.hits[i].hash == expected[i].hash);
+        CHECK(f.hits[i].start == expected[i].start);
+        CHECK(f.hits[i].group == expected[i].group);
+      }
+    }
+  }
+}
