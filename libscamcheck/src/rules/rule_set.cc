@@ -428,8 +428,8 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
   return {};
 }
 
-bool RuleSet::runs_set(const std::vector<int>& run, std::size_t g) const {
-  return groups_[g].always || run[g] > kDirectRules;
+bool RuleSet::runs_set(const std::vector<int>& run, std::size_t g, std::size_t bytes) const {
+  return groups_[g].always || run[g] > (bytes > kLongTextBytes ? kDirectRulesLong : kDirectRules);
 }
 
 Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
@@ -438,7 +438,7 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
   Wakes wakes;
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
-    wakes.run += runs_set(run, g) ? 1 : 0;
+    wakes.run += runs_set(run, g, text.text().size()) ? 1 : 0;
   }
   return wakes;
 }
@@ -449,7 +449,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   matched.clear();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& group = groups_[g];
-    if (!runs_set(run, g)) continue;
+    if (!runs_set(run, g, text.text().size())) continue;
     RE2::Set::ErrorInfo error{};
     in_set.clear();
     if (!group.set->Match(text.text(), &in_set, &error)) {
@@ -461,7 +461,8 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   // A group the text wakes by a rule or two: those rules' own regexes
   // (below) instead of a pass of its set.
   for (int r : woken) {
-    if (!runs_set(run, static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]))) {
+    if (!runs_set(run, static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]),
+                  text.text().size())) {
       matched.push_back(r);
     }
   }

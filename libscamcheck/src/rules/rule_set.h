@@ -9,7 +9,14 @@
 // never seen before pays for building them. Measured over 1,000 new SMS (131
 // rules, p50 of the whole analysis in a fresh process / rule stage warm):
 // one set 35 µs / 2.0 µs, sets of 64 22 µs / 3.0 µs, sets of 32 17 µs /
-// 4.9 µs. Sets of 32 keep a new message well inside the 20 µs budget.
+// 4.9 µs. Sets of 32 kept a new message well inside the 20 µs budget.
+// With ~380 rules, sets of 16 did better still (callgrind, counts per
+// message): a long e-mail wakes most sets, and each set woken by more than
+// kDirectRules rules walks the whole text building states for all its
+// rules, most of which the text holds no literal of. Dev e-mail read twice
+// 5.17 M -> 4.85 M instructions (sets of 8: 4.93 M), dev SMS 113 K -> 101 K,
+// every report the same (which rules match does not depend on the sets);
+// with kDirectRulesLong below, 4.82 M per e-mail.
 //
 // Why most sets never run: every pass costs a fixed ~0.1 µs and a DFA walk
 // over the text, and with ~380 rules (12 sets) the passes were most of an
@@ -101,7 +108,8 @@ class RuleSet {
 
   // How many of the RE2 sets `text` wakes (the rest cannot match it), and
   // how many of those run a pass over it (a set woken by kDirectRules of
-  // its rules or fewer leaves them to their own regexes).
+  // its rules or fewer, kDirectRulesLong over a long text, leaves them to
+  // their own regexes).
   struct Wakes {
     std::size_t woken = 0, run = 0;
   };
@@ -113,7 +121,7 @@ class RuleSet {
   static bool matches(const Rule& rule, std::string_view text);
 
  private:
-  static constexpr std::size_t kRulesPerSet = 32;
+  static constexpr std::size_t kRulesPerSet = 16;
   // The sets that run over every text are smaller: their rules (numbers,
   // amounts, word-window patterns) make many DFA states together, which a
   // new text pays for. Over the dev SMS read 3 times (callgrind), 10
@@ -136,11 +144,19 @@ class RuleSet {
   // rules' own regexes do (one DFA pass each, over fewer states than the
   // set's), which they need for their evidence anyway.
   static constexpr int kDirectRules = 2;
+  // Over a text longer than this, only a set woken by one rule leaves it to
+  // its regex: a pass of the set over a long text costs about what one
+  // regex's pass does, and most woken rules do not match. Over the ~20 KB
+  // newsletter (sets of 16) two rules' regexes instead of their set took
+  // 10.0 M instructions per mail against 9.5 M.
+  static constexpr std::size_t kLongTextBytes = 1024;
+  static constexpr int kDirectRulesLong = 1;
   // Which rules `text` wakes (`woken`, each once) and how many of each
   // group's (run[g]); groups that always run count none.
   Status wake(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken) const;
-  // Whether group g runs its set for a text that wakes run[g] of its rules.
-  bool runs_set(const std::vector<int>& run, std::size_t g) const;
+  // Whether group g runs its set for a text of `bytes` that wakes run[g]
+  // of its rules.
+  bool runs_set(const std::vector<int>& run, std::size_t g, std::size_t bytes) const;
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;

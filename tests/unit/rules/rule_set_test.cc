@@ -207,6 +207,29 @@ TEST_CASE("a set woken by one or two of its rules leaves them to their own regex
         std::vector<std::string>{"credential_request", "urgency", "urgency", "prize"});
 }
 
+TEST_CASE("over a long text a set woken by two of its rules runs") {
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"},
+    {"id": "en.c", "key": "urgency", "pattern": "\\bimmediately\\b"}]})json"};
+  auto set = RuleSet::compile({text}, any_key);
+  REQUIRE(set.ok());
+  REQUIRE((*set)->set_count() == 1);
+  const std::string two = "Your password expires in 2 hours. ";
+  const std::string long_two = two + std::string(2000, 'x') + " " + two;
+  const NormalizedText short_text(two, true), long_text(long_two, true);
+  CHECK((*set)->sets_woken(short_text)->run == 0);
+  CHECK((*set)->sets_woken(long_text)->run == 1);
+  // The same findings either way: the first of each rule's matches.
+  Findings out;
+  REQUIRE((*set)->match(long_text, out).ok());
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].key == "credential_request");
+  CHECK(out[0].start == 0);
+  CHECK(out[1].key == "urgency");
+  CHECK(out[1].start == two.find('2'));
+}
+
 // The sets a text does not wake could not have matched it: over every
 // example of every rule of the data pack (each rule's own and the others'),
 // the whole set finds exactly the rules whose own regex matches.
