@@ -21,22 +21,25 @@ constexpr unsigned kNewestDictionary = 1;
 constexpr unsigned long long kMaxReportBytes = 64ull << 20;
 
 struct Dictionary {
-  unsigned id = 0;
   ZSTD_CDict* compress = nullptr;  // only the newest
   ZSTD_DDict* expand = nullptr;
 };
 
 // The embedded dictionaries (data/report_dictionary_N.zdict), made once,
-// on first use (not at start: an idle server does not pay for them).
+// on first use (not at start: an idle server does not pay for them). A
+// frame names its dictionary by ID, so file N must carry ID N; one that
+// does not is left out (reports are then stored as JSON text).
 const std::array<Dictionary, kNewestDictionary>& dictionaries() {
   static const std::array<Dictionary, kNewestDictionary> all = [] {
     std::array<Dictionary, kNewestDictionary> out{};
     for (unsigned id = 1; id <= kNewestDictionary; ++id) {
       const std::string path = "data/report_dictionary_" + std::to_string(id) + ".zdict";
       for (const EmbeddedFile& file : embedded_files()) {
-        if (file.path != path) continue;
+        if (file.path != path ||
+            ZSTD_getDictID_fromDict(file.content.data(), file.content.size()) != id) {
+          continue;
+        }
         Dictionary& d = out[id - 1];
-        d.id = ZSTD_getDictID_fromDict(file.content.data(), file.content.size());
         d.expand = ZSTD_createDDict(file.content.data(), file.content.size());
         if (id == kNewestDictionary) {
           d.compress = ZSTD_createCDict(file.content.data(), file.content.size(), kLevel);
