@@ -203,10 +203,11 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // text the rule matches holds. RE2's prefilter gives a rule's atoms and
   // which atoms let it pass (an AND/OR tree); the cover starts as all of
   // them and drops atoms, shortest first, while the rule still cannot pass
-  // with every dropped atom present. Empty: the rule always runs. A second
-  // cover, of the atoms outside the first, the same way with the first
-  // cover's atoms present too: where the rule needs two things ("your" and
-  // "password"), a text must hold one atom of each.
+  // with every dropped atom present. Empty: the rule always runs. Further
+  // covers (kMaxCovers in all), each of the atoms outside the covers so
+  // far, the same way with those covers' atoms present too: where the rule
+  // needs two or more things ("your" and "password"), a text must hold one
+  // atom of each.
   std::vector<std::vector<std::string>> covers(rules_.size());
   std::vector<std::vector<std::vector<std::string>>> further(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {

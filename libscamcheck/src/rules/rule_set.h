@@ -23,8 +23,10 @@
 // SMS's analysis, an English SMS paying for the Spanish, French, ... sets.
 // Each rule has a cover: literals ("atoms") of 3+ bytes, from RE2's
 // prefilter (FilteredRE2), one of which every text it matches holds
-// ("votre", "password"), and where it needs two things a second cover
-// ("your" and "password": a text must hold one atom of each). Rules without
+// ("votre", "password"), and where it needs more things further covers
+// ("your" and "password": a text must hold one atom of each; up to
+// kMaxCovers, as a rule woken by its first cover alone but rejected by the
+// rest of its prefilter costs a pass of its regex for nothing). Rules without
 // one (every literal shorter, a bare \d pattern) share the sets that always
 // run (kAlwaysRulesPerSet each); the others are grouped by file (a
 // language's rules together), rules with a short, common atom first. One
