@@ -203,11 +203,13 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // text the rule matches holds. RE2's prefilter gives a rule's atoms and
   // which atoms let it pass (an AND/OR tree); the cover starts as all of
   // them and drops atoms, shortest first, while the rule still cannot pass
-  // with every dropped atom present. Empty: the rule always runs. A second
-  // cover, of the atoms outside the first, the same way with the first
-  // cover's atoms present too: where the rule needs two things ("your" and
-  // "password"), a text must hold one atom of each.
-  std::vector<std::vector<std::string>> covers(rules_.size()), seconds(rules_.size());
+  // with every dropped atom present. Empty: the rule always runs. Further
+  // covers (kMaxCovers in all), each of the atoms outside the covers so
+  // far, the same way with those covers' atoms present too: where the rule
+  // needs two or more things ("your" and "password"), a text must hold one
+  // atom of each.
+  std::vector<std::vector<std::string>> covers(rules_.size());
+  std::vector<std::vector<std::vector<std::string>>> further(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {
     re2::FilteredRE2& filter = *rules_[r].filter;
     std::vector<std::string> atoms;
@@ -236,20 +238,28 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     };
     std::vector<bool> first(atoms.size(), true);
     shrink(first);
-    present.clear();
-    for (std::size_t i = 0; i < atoms.size(); ++i) {
-      if (first[i]) present.push_back(static_cast<int>(i));
-    }
-    filter.AllPotentials(present, &passed);
-    std::vector<bool> second(atoms.size(), false);
-    if (passed.empty()) {  // the first cover alone does not let it pass
-      for (std::size_t i = 0; i < atoms.size(); ++i) second[i] = !first[i];
-      // `shrink` reads "outside the cover" as present: the first cover is.
-      shrink(second);
-    }
     for (std::size_t i = 0; i < atoms.size(); ++i) {
       if (first[i]) covers[r].push_back(atoms[i]);
-      if (second[i]) seconds[r].push_back(atoms[i]);
+    }
+    // Further covers while the covers so far, all present, do not let it
+    // pass: each of the atoms outside them, the same way.
+    std::vector<bool> taken = first;
+    for (std::size_t k = 1; k < kMaxCovers; ++k) {
+      present.clear();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (taken[i]) present.push_back(static_cast<int>(i));
+      }
+      filter.AllPotentials(present, &passed);
+      if (!passed.empty()) break;
+      std::vector<bool> next(atoms.size());
+      for (std::size_t i = 0; i < atoms.size(); ++i) next[i] = !taken[i];
+      // `shrink` reads "outside the cover" as present: the covers so far are.
+      shrink(next);
+      std::vector<std::string>& cover = further[r].emplace_back();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (next[i]) cover.push_back(atoms[i]);
+        taken[i] = taken[i] || next[i];
+      }
     }
   });
   // Sets: the rules that always run first, then each file's covered rules
@@ -325,7 +335,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     return static_cast<int>(it->second);
   };
   group_of_.assign(rules_.size(), 0);
-  second_.assign(rules_.size(), {});
+  further_.assign(rules_.size(), {});
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (int r : groups_[g].rules) {
       const auto rule = static_cast<std::size_t>(r);
@@ -333,7 +343,10 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       for (const std::string& atom : covers[rule]) {
         atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(r);
       }
-      for (const std::string& atom : seconds[rule]) second_[rule].push_back(atom_id(atom));
+      for (const std::vector<std::string>& cover : further[rule]) {
+        for (const std::string& atom : cover) further_[rule].push_back(atom_id(atom));
+        further_[rule].push_back(-1);
+      }
     }
   }
   by3_.build(std::move(by3));
@@ -407,20 +420,27 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
       if (equal) mark(*a);
     }
   }
-  // A rule wakes when its first cover has an atom present and its second,
-  // if it has one, too.
+  // A rule wakes when its first cover has an atom present and each of its
+  // further covers too.
+  auto further_present = [&](const std::vector<int>& covers) {
+    bool present = false;  // in the cover read so far
+    for (int x : covers) {
+      if (x < 0) {
+        if (!present) return false;
+        present = false;
+      } else if (!present) {
+        present = seen[static_cast<std::size_t>(x)] != 0;
+      }
+    }
+    return true;
+  };
   for (int a : found) {
     for (int r : atoms_[static_cast<std::size_t>(a)].first_of) {
       const auto rule = static_cast<std::size_t>(r);
-      if (rule_woken[rule]) continue;
-      const std::vector<int>& second = second_[rule];
-      if (second.empty() || std::any_of(second.begin(), second.end(), [&](int x) {
-            return seen[static_cast<std::size_t>(x)] != 0;
-          })) {
-        rule_woken[rule] = 1;
-        woken.push_back(r);
-        ++run[static_cast<std::size_t>(group_of_[rule])];
-      }
+      if (rule_woken[rule] || !further_present(further_[rule])) continue;
+      rule_woken[rule] = 1;
+      woken.push_back(r);
+      ++run[static_cast<std::size_t>(group_of_[rule])];
     }
   }
   for (int a : found) seen[static_cast<std::size_t>(a)] = 0;

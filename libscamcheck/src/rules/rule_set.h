@@ -23,8 +23,10 @@
 // SMS's analysis, an English SMS paying for the Spanish, French, ... sets.
 // Each rule has a cover: literals ("atoms") of 3+ bytes, from RE2's
 // prefilter (FilteredRE2), one of which every text it matches holds
-// ("votre", "password"), and where it needs two things a second cover
-// ("your" and "password": a text must hold one atom of each). Rules without
+// ("votre", "password"), and where it needs more things further covers
+// ("your" and "password": a text must hold one atom of each; up to
+// kMaxCovers, as a rule woken by its first cover alone but rejected by the
+// rest of its prefilter costs a pass of its regex for nothing). Rules without
 // one (every literal shorter, a bare \d pattern) share the sets that always
 // run (kAlwaysRulesPerSet each); the others are grouped by file (a
 // language's rules together), rules with a short, common atom first. One
@@ -128,6 +130,9 @@ class RuleSet {
   // instead of 32 took fewer instructions at the same warm speed; smaller
   // sets of the other rules cost warm speed (more passes).
   static constexpr std::size_t kAlwaysRulesPerSet = 10;
+  // Covers per rule at most (the first and further ones): each is one more
+  // atom a text must hold before the rule's regex runs.
+  static constexpr std::size_t kMaxCovers = 4;
   // Shorter literals are no use as a prefilter: nearly every text has them.
   static constexpr int kMinAtomBytes = 3;
   // One RE2::Set and the rules it holds (indices into rules_, ascending).
@@ -167,8 +172,9 @@ class RuleSet {
     std::vector<int> first_of;
   };
   std::vector<Atom> atoms_;
-  std::vector<int> group_of_;             // of each rule
-  std::vector<std::vector<int>> second_;  // of each rule: its second cover's atoms
+  std::vector<int> group_of_;  // of each rule
+  // Of each rule: its further covers' atoms, each cover ended by -1.
+  std::vector<std::vector<int>> further_;
   // Atom ids by a key of an atom's first bytes: an open-addressed table,
   // and a bit per 16-bit hash of the key that says whether any atom has it
   // (a test per byte of the text that nearly always ends the look-up).
