@@ -42,14 +42,19 @@ def pool(kind, corpus, fixtures):
     return messages, source
 
 
-def line(i, kind, raw):
-    kind = "text" if kind == "sms" else "email"
+def scan_line(i, kind, raw):
+    """One `scamcheck --jsonl` input line: raw bytes of an input of `kind`
+    (text, email, url), as UTF-8 text or, when they are not, as base64."""
     try:
         obj = {"id": i, "kind": kind, "content": raw.decode("utf-8")}
     except UnicodeDecodeError:
         obj = {"id": i, "kind": kind, "content": base64.b64encode(raw).decode(),
                "content_encoding": "base64"}
     return json.dumps(obj, ensure_ascii=False)
+
+
+def line(i, kind, raw):
+    return scan_line(i, "text" if kind == "sms" else "email", raw)
 
 
 def main():

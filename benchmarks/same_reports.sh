@@ -39,9 +39,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One input file per set: corpus or fixture records as `scamcheck --jsonl`
 # lines (raw bytes that are not UTF-8 go as base64).
-python3 - "$work" "$corpus_dir" "$repo/tests/fixtures" << 'PY'
-import base64, glob, json, os, sys
-work, corpus, fixtures = sys.argv[1:4]
+python3 - "$work" "$corpus_dir" "$repo/tests/fixtures" "$here" << 'PY'
+import glob, json, os, sys
+work, corpus, fixtures, here = sys.argv[1:5]
+sys.path.insert(0, here)
+from dev_inputs import scan_line
 sets = {f"corpus-{name}": os.path.join(corpus, name, "dev.jsonl")
         for name in ("sms_spam_collection", "sms_smishing_mishra_soni", "spamassassin",
                      "nazario_phishing")}
@@ -53,13 +55,7 @@ for name, path in sets.items():
         for i, line in enumerate(f, 1):
             r = json.loads(line)
             raw = r["text"].encode(r.get("raw_encoding", "utf-8"))
-            obj = {"id": i, "kind": r.get("kind", "text")}
-            try:
-                obj["content"] = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                obj["content"] = base64.b64encode(raw).decode()
-                obj["content_encoding"] = "base64"
-            out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            out.write(scan_line(i, r.get("kind", "text"), raw) + "\n")
 PY
 
 # The report without its id and created_at, keys sorted: one line per input.
