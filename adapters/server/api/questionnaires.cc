@@ -260,14 +260,14 @@ Questionnaire load_questionnaire(std::string_view json, Problems& p) {
 const std::string& LocalText::get(std::string_view locale) const {
   auto it = texts_.find(locale);
   if (it == texts_.end()) it = texts_.find(kEn);
-  static const std::string kEmpty;
+  static const std::string& kEmpty = *new std::string();
   return it == texts_.end() ? kEmpty : it->second;
 }
 
 const std::vector<std::string>& PlanInfo::features_in(std::string_view locale) const {
   auto it = features.find(locale);
   if (it == features.end()) it = features.find(kEn);
-  static const std::vector<std::string> kNone;
+  static const std::vector<std::string>& kNone = *new std::vector<std::string>();
   return it == features.end() ? kNone : it->second;
 }
 

@@ -231,7 +231,7 @@ std::vector<ResponseSpec> implied_responses(const RouteSpec& route) {
 }
 
 const std::vector<RouteSpec>& route_table() {
-  static const std::vector<RouteSpec> kRoutes = build_table();
+  static const std::vector<RouteSpec>& kRoutes = *new std::vector<RouteSpec>(build_table());
   return kRoutes;
 }
 

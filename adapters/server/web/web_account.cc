@@ -83,10 +83,10 @@ void store_failed(Page& page, const Status& status) {
 
 // A password hash for unknown accounts, so that their sign-in takes as long.
 const std::string& dummy_hash() {
-  static const std::string hash = [] {
+  static const std::string& hash = *new std::string([] {
     Result<std::string> h = hash_password(new_random_base62(20));
     return h.ok() ? *h : std::string();
-  }();
+  }());
   return hash;
 }
 

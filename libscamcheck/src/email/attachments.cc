@@ -438,17 +438,19 @@ bool find_archive_password(std::string_view text, bool html, std::size_t& start,
   // separator (':' '=' "is" "ist" "lautet"), white space, quotes and (in
   // HTML) tags or &nbsp;, then the password: 2..40 characters. RE2 runs in
   // linear time, so the bounded gaps cannot blow up.
-  static const std::string kWord =
+  static const std::string& kWord = *new std::string(
       "\\b(?:password|passwort|passwd|pass|pwd|kennwort|wachtwoord|senha|parola|"
-      "contrase(?:ñ|n)a|mot de passe|has(?:ł|l)o)\\b";
-  static const std::string kSeparator = "(?:[:=]|\\bis\\b|\\bist\\b|\\blautet\\b|\\best\\b)";
-  static const std::string kToken = "([^\\s\"'„“”‚‘’«»<>&]{2,40})";
-  static const RE2 kText(kWord + "[^\\n:=<>.]{0,40}?" + kSeparator + "[ \\t]*[\"'„“‚‘«]?" + kToken,
-                         regex_options());
-  static const RE2 kHtml(kWord + "(?:[^\\n:=<>.]|<[^>\\n]*>){0,60}?" + kSeparator +
-                             "(?:\\s|&nbsp;|<[^>\\n]*>){0,6}(?:[\"'„“‚‘«]|&quot;)?" + kToken,
-                         regex_options());
-  static const RE2 kContext(
+      "contrase(?:ñ|n)a|mot de passe|has(?:ł|l)o)\\b");
+  static const std::string& kSeparator =
+      *new std::string("(?:[:=]|\\bis\\b|\\bist\\b|\\blautet\\b|\\best\\b)");
+  static const std::string& kToken = *new std::string("([^\\s\"'„“”‚‘’«»<>&]{2,40})");
+  static const RE2& kText = *new RE2(
+      kWord + "[^\\n:=<>.]{0,40}?" + kSeparator + "[ \\t]*[\"'„“‚‘«]?" + kToken, regex_options());
+  static const RE2& kHtml =
+      *new RE2(kWord + "(?:[^\\n:=<>.]|<[^>\\n]*>){0,60}?" + kSeparator +
+                   "(?:\\s|&nbsp;|<[^>\\n]*>){0,6}(?:[\"'„“‚‘«]|&quot;)?" + kToken,
+               regex_options());
+  static const RE2& kContext = *new RE2(
       "(zip|rar|7z|7-zip|archiv|attach|anhang|angeh(?:ä|a)ngt|beigef(?:ü|u)gt|datei|"
       "file|dokument|document|(?:ö|o)ffnen|open|entpack|extract|unzip)",
       regex_options());

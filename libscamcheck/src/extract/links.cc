@@ -457,10 +457,10 @@ Result<LinkLists> LinkLists::load(const DataSource& data) {
 
 const LinkLists& LinkLists::embedded() {
   // The unit tests load the embedded lists too: they cannot fail here.
-  static const LinkLists lists = [] {
+  static const LinkLists& lists = *new LinkLists([] {
     Result<LinkLists> loaded = load(DataSource(""));
     return loaded.ok() ? std::move(loaded).value() : LinkLists{};
-  }();
+  }());
   return lists;
 }
 

@@ -24,10 +24,10 @@ constexpr std::size_t kMaxHostGramBytes = 64;
 // From lists/second_level_labels.txt of the embedded pack, never from
 // Options::data_dir: the model was trained with these features.
 bool is_generic_second_level(std::string_view label) {
-  static const std::vector<std::string> labels = [] {
+  static const std::vector<std::string>& labels = *new std::vector<std::string>([] {
     Result<std::string> text = DataSource("").read("lists/second_level_labels.txt");
     return text.ok() ? parse_list(*text) : std::vector<std::string>{};
-  }();
+  }());
   return std::find(labels.begin(), labels.end(), label) != labels.end();
 }
 

@@ -34,7 +34,7 @@ struct PslHolder {
 };
 
 const PslHolder& holder() {
-  static const PslHolder h;  // thread-safe initialization (C++11)
+  static const PslHolder& h = *new PslHolder();  // thread-safe initialization (C++11)
   return h;
 }
 

@@ -128,13 +128,13 @@ class PgCheckStore final : public CheckStore {
     // SKIP LOCKED: processes claiming at once take different checks instead
     // of waiting on each other's row; the outer condition is checked again
     // on the locked row.
-    static const std::string kSql = fmt::format(
+    static const std::string& kSql = *new std::string(fmt::format(
         "UPDATE checks SET claimed_by = $1, lease_until_ms = $2, attempts = attempts + 1 "
         "WHERE uuid = (SELECT uuid FROM checks WHERE status = 'processing' AND "
         "run_at_ms <= $3 AND (lease_until_ms IS NULL OR lease_until_ms <= $3) "
         "ORDER BY run_at_ms LIMIT 1 FOR UPDATE SKIP LOCKED) AND status = 'processing' AND "
         "(lease_until_ms IS NULL OR lease_until_ms <= $3) RETURNING {}",
-        kCheckColumns);
+        kCheckColumns));
     std::optional<CheckRecord> out;
     Status s = query(db_, kSql, Params().add(worker).add(now + lease).add(now),
                      [&](const Rows& r) -> Status {

@@ -163,11 +163,11 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
       if (!exists.ok()) return exists.status();
       if (!exists->empty()) return Status::invalid_argument("a user with this email exists");
       const std::int64_t now = unix_now();
-      static const std::string kSql = fmt::format(
+      static const std::string& kSql = *new std::string(fmt::format(
           "WITH u AS (INSERT INTO users (email, name, password_hash, plan, email_verified_at, "
           "created_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING *) "
           "SELECT {} FROM u JOIN plans p ON p.name = u.plan",
-          kUserColumns);
+          kUserColumns));
       Result<Rows> r = c.query(
           kSql,
           Params().add(user.email).add(user.name).add(user.password_hash).add(user.plan).add(now));
@@ -189,10 +189,10 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
   Result<std::optional<User>> find_user(const std::string& email) override {
     std::optional<User> user;
     Status status = run([&](Connection& c) -> Status {
-      static const std::string kSql = fmt::format(
-          "SELECT {} FROM users u JOIN plans p ON p.name = u.plan "
-          "WHERE lower(u.email) = lower($1)",
-          kUserColumns);
+      static const std::string& kSql =
+          *new std::string(fmt::format("SELECT {} FROM users u JOIN plans p ON p.name = u.plan "
+                                       "WHERE lower(u.email) = lower($1)",
+                                       kUserColumns));
       Result<Rows> r = c.query(kSql, Params().add(email));
       if (!r.ok()) return r.status();
       if (!r->empty()) user = read_user(*r, 0, 0);
@@ -274,11 +274,11 @@ class PgStore final : public Store, public SharedCounters, public pg::Executor {
     const std::uint64_t stamp = tokens_->stamp();
     std::optional<TokenRecord> token;
     Status status = run([&](Connection& c) -> Status {
-      static const std::string kSql = fmt::format(
+      static const std::string& kSql = *new std::string(fmt::format(
           "SELECT t.id, t.name, t.abilities, t.created_at, t.last_used_at, t.expires_at, "
           "t.revoked_at, {} FROM tokens t JOIN users u ON u.id = t.user_id "
           "JOIN plans p ON p.name = u.plan WHERE t.token_hash = $1",
-          kUserColumns);
+          kUserColumns));
       Result<Rows> r = c.query(kSql, Params().add(token_hash));
       if (!r.ok()) return r.status();
       if (r->empty()) return {};

@@ -27,11 +27,11 @@ class PgWebStore final : public WebStore {
 
   Result<std::optional<SessionRecord>> find_session(const Sha256& id_hash,
                                                     std::int64_t now) override {
-    static const std::string kSql = fmt::format(
-        "SELECT s.csrf_secret, s.created_at, s.last_seen_at, s.expires_at, {} "
-        "FROM web_sessions s JOIN users u ON u.id = s.user_id "
-        "JOIN plans p ON p.name = u.plan WHERE s.id_hash = $1 AND s.expires_at > $2",
-        kUserColumns);
+    static const std::string& kSql = *new std::string(
+        fmt::format("SELECT s.csrf_secret, s.created_at, s.last_seen_at, s.expires_at, {} "
+                    "FROM web_sessions s JOIN users u ON u.id = s.user_id "
+                    "JOIN plans p ON p.name = u.plan WHERE s.id_hash = $1 AND s.expires_at > $2",
+                    kUserColumns));
     std::optional<SessionRecord> session;
     Status status = rows(kSql, Params().add(id_hash).add(now), [&](const Rows& r) {
       if (r.empty()) return;
@@ -68,10 +68,10 @@ class PgWebStore final : public WebStore {
   }
 
   Result<std::optional<Credentials>> find_credentials(const std::string& email) override {
-    static const std::string kSql = fmt::format(
-        "SELECT u.password_hash, {} FROM users u JOIN plans p ON p.name = u.plan "
-        "WHERE lower(u.email) = lower($1)",
-        kUserColumns);
+    static const std::string& kSql = *new std::string(
+        fmt::format("SELECT u.password_hash, {} FROM users u JOIN plans p ON p.name = u.plan "
+                    "WHERE lower(u.email) = lower($1)",
+                    kUserColumns));
     std::optional<Credentials> found;
     Status status = rows(kSql, Params().add(email), [&](const Rows& r) {
       if (r.empty()) return;

@@ -135,13 +135,13 @@ class SqliteCheckStore final : public CheckStore {
       // The condition is repeated outside the subquery so that, on a
       // database that runs statements concurrently (PostgreSQL, READ
       // COMMITTED), a row another process claimed first is not taken.
-      static const std::string kSql = fmt::format(
+      static const std::string& kSql = *new std::string(fmt::format(
           "UPDATE checks SET claimed_by = ?1, lease_until_ms = ?2, attempts = attempts + 1 "
           "WHERE uuid = (SELECT uuid FROM checks WHERE status = 'processing' AND "
           "run_at_ms <= ?3 AND (lease_until_ms IS NULL OR lease_until_ms <= ?3) "
           "ORDER BY run_at_ms LIMIT 1) AND status = 'processing' AND "
           "(lease_until_ms IS NULL OR lease_until_ms <= ?3) RETURNING {}",
-          kCheckColumns);
+          kCheckColumns));
       Query q(c, kSql);
       q.bind(1, worker).bind(2, now + lease).bind(3, now);
       const int rc = q.step();

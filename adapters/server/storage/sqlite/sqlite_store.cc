@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -315,12 +316,12 @@ class SqliteStore final : public Store, public sqlite::Executor {
     const std::uint64_t stamp = tokens_->stamp();
     std::optional<TokenRecord> token;
     Status status = read([&](Connection& c) -> Status {
-      static const std::string kSql = fmt::format(
-          "SELECT t.id, t.name, t.token_hash, t.abilities, t.created_at, "
-          "t.last_used_at, t.expires_at, t.revoked_at, {} FROM tokens t "
-          "JOIN users u ON u.id = t.user_id JOIN plans p ON p.name = u.plan "
-          "WHERE t.token_hash = ?",
-          kUserColumns);
+      static const std::string& kSql = *new std::string(
+          fmt::format("SELECT t.id, t.name, t.token_hash, t.abilities, t.created_at, "
+                      "t.last_used_at, t.expires_at, t.revoked_at, {} FROM tokens t "
+                      "JOIN users u ON u.id = t.user_id JOIN plans p ON p.name = u.plan "
+                      "WHERE t.token_hash = ?",
+                      kUserColumns));
       Query q(c, kSql);
       q.bind(1, token_hash);
       const int rc = q.step();
@@ -890,8 +891,10 @@ class SqliteStore final : public Store, public sqlite::Executor {
   }
 
   static const std::string& sql_text(int which) {
-    static const std::string kTexts[] = {"BEGIN IMMEDIATE", "COMMIT",    "ROLLBACK",
-                                         "SAVEPOINT w",     "RELEASE w", "ROLLBACK TO w"};
+    // Never destroyed, like every function-local static the store's threads
+    // use: the writer may still run while a program's statics are destroyed.
+    static const auto& kTexts = *new std::array<std::string, 6>{
+        "BEGIN IMMEDIATE", "COMMIT", "ROLLBACK", "SAVEPOINT w", "RELEASE w", "ROLLBACK TO w"};
     return kTexts[which];
   }
   enum Sql { kBegin, kCommit, kRollback, kSavepoint, kRelease, kRollbackTo };

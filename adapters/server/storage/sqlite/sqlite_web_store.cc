@@ -26,11 +26,11 @@ class SqliteWebStore final : public WebStore {
                                                     std::int64_t now) override {
     std::optional<SessionRecord> session;
     Status status = db_.read([&](Connection& c) -> Status {
-      static const std::string kSql = fmt::format(
-          "SELECT s.csrf_secret, s.created_at, s.last_seen_at, s.expires_at, {} "
-          "FROM web_sessions s JOIN users u ON u.id = s.user_id "
-          "JOIN plans p ON p.name = u.plan WHERE s.id_hash = ? AND s.expires_at > ?",
-          kUserColumns);
+      static const std::string& kSql = *new std::string(
+          fmt::format("SELECT s.csrf_secret, s.created_at, s.last_seen_at, s.expires_at, {} "
+                      "FROM web_sessions s JOIN users u ON u.id = s.user_id "
+                      "JOIN plans p ON p.name = u.plan WHERE s.id_hash = ? AND s.expires_at > ?",
+                      kUserColumns));
       Query q(c, kSql);
       q.bind(1, id_hash).bind(2, now);
       const int rc = q.step();
@@ -82,10 +82,10 @@ class SqliteWebStore final : public WebStore {
   Result<std::optional<Credentials>> find_credentials(const std::string& email) override {
     std::optional<Credentials> found;
     Status status = db_.read([&](Connection& c) -> Status {
-      static const std::string kSql = fmt::format(
-          "SELECT u.password_hash, {} FROM users u JOIN plans p ON p.name = u.plan "
-          "WHERE u.email = ?",
-          kUserColumns);
+      static const std::string& kSql = *new std::string(
+          fmt::format("SELECT u.password_hash, {} FROM users u JOIN plans p ON p.name = u.plan "
+                      "WHERE u.email = ?",
+                      kUserColumns));
       Query q(c, kSql);
       q.bind(1, email);
       const int rc = q.step();
