@@ -15,8 +15,10 @@
 #          1.3 MB DOCX that `cost_growth.sh --keep-inputs DIR` writes)
 #
 # Usage: benchmarks/profile_analyze.sh --kind sms|email|--input FILE
-#            [--build DIR] [--corpus-dir DIR] [--rounds N] [--top N] [--keep FILE]
+#            [--build DIR] [--commit TEXT] [--corpus-dir DIR] [--rounds N] [--top N]
+#            [--keep FILE]
 #   --build DIR       build directory holding adapters/cli/scamcheck (default: build)
+#   --commit TEXT     the commit the build was made from (default: this tree's)
 #   --corpus-dir DIR  corpora (default $SCAMCHECK_CORPUS_DIR or ../shared/corpus)
 #   --rounds N        times each message is read (default: sms 3, email 1)
 #   --top N           functions listed (default 40)
@@ -33,17 +35,19 @@ input_file=
 rounds=
 top=40
 keep=
+commit=
 
 while [[ $# -gt 0 ]]; do
   case $1 in
     --kind) kind=$2; shift 2 ;;
     --input) input_file=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
+    --commit) commit=$2; shift 2 ;;
     --corpus-dir) corpus_dir=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --top) top=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "profile_analyze.sh: unknown argument: $1" >&2; exit 64 ;;
   esac
 done
@@ -86,7 +90,7 @@ else
 fi
 echo
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-echo "- commit: $(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD 2> /dev/null || echo -dirty)"
+echo "- commit: ${commit:-$(git -C "$repo" rev-parse --short HEAD)$(git -C "$repo" diff --quiet HEAD 2> /dev/null || echo -dirty)}"
 echo "- binary: $cli"
 echo "- input: $input"
 echo "- command: benchmarks/profile_analyze.sh $how (valgrind --tool=callgrind scamcheck --jsonl --threads 1)"

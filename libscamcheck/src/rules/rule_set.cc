@@ -460,6 +460,10 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
     wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
     wakes.run += runs_set(run, g, text.text().size()) ? 1 : 0;
   }
+  for (int r : woken) {
+    const auto g = static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]);
+    if (!runs_set(run, g, text.text().size())) wakes.direct.push_back(r);
+  }
   return wakes;
 }
 

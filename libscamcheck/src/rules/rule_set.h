@@ -111,9 +111,10 @@ class RuleSet {
   // How many of the RE2 sets `text` wakes (the rest cannot match it), and
   // how many of those run a pass over it (a set woken by kDirectRules of
   // its rules or fewer, kDirectRulesLong over a long text, leaves them to
-  // their own regexes).
+  // their own regexes), and those rules (indices into rules()).
   struct Wakes {
     std::size_t woken = 0, run = 0;
+    std::vector<int> direct;
   };
   Result<Wakes> sets_woken(const NormalizedText& text) const;
   std::size_t set_count() const { return groups_.size(); }
