@@ -197,68 +197,146 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
   return set;
 }
 
-Status RuleSet::build(const std::vector<std::string>& patterns,
-                      const std::vector<std::size_t>& file_of, unsigned threads) {
-  // Each rule's cover: literals ("atoms", lowercased) one of which every
-  // text the rule matches holds. RE2's prefilter gives a rule's atoms and
-  // which atoms let it pass (an AND/OR tree); the cover starts as all of
-  // them and drops atoms, shortest first, while the rule still cannot pass
-  // with every dropped atom present. Empty: the rule always runs. Further
-  // covers (kMaxCovers in all), each of the atoms outside the covers so
-  // far, the same way with those covers' atoms present too: where the rule
-  // needs two or more things ("your" and "password"), a text must hold one
-  // atom of each.
-  std::vector<std::vector<std::string>> covers(rules_.size());
-  std::vector<std::vector<std::vector<std::string>>> further(rules_.size());
-  for_each_index(rules_.size(), threads, [&](std::size_t r) {
-    re2::FilteredRE2& filter = *rules_[r].filter;
-    std::vector<std::string> atoms;
-    filter.Compile(&atoms);
-    std::vector<int> present, passed, order;
-    filter.AllPotentials(present, &passed);
-    if (atoms.empty() || !passed.empty()) return;  // passes with no atom
-    order.resize(atoms.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-    std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-      return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
-    });
-    // Drops atoms of `cover` (true: in it) while the rule cannot pass with
-    // every atom outside it present.
-    auto shrink = [&](std::vector<bool>& cover) {
-      for (int candidate : order) {
-        if (!cover[static_cast<std::size_t>(candidate)]) continue;
-        cover[static_cast<std::size_t>(candidate)] = false;
-        present.clear();
-        for (std::size_t i = 0; i < atoms.size(); ++i) {
-          if (!cover[i]) present.push_back(static_cast<int>(i));
-        }
-        filter.AllPotentials(present, &passed);
-        if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
+namespace {
+
+// The top-level alternatives of `pattern` ("a|b(c|d)|e" → "a", "b(c|d)",
+// "e"); the whole pattern alone when it has none, or when a bare flag group
+// ("(?i)") at top level would reach across them.
+std::vector<std::string_view> top_alternatives(std::string_view pattern) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      if (i + 1 < pattern.size() && pattern[i + 1] == 'Q') {  // \Q...\E: all literal
+        const std::size_t e = pattern.find("\\E", i + 2);
+        i = e == std::string_view::npos ? pattern.size() : e + 1;
+      } else {
+        ++i;
       }
-    };
-    std::vector<bool> first(atoms.size(), true);
-    shrink(first);
-    for (std::size_t i = 0; i < atoms.size(); ++i) {
-      if (first[i]) covers[r].push_back(atoms[i]);
+    } else if (c == '[') {  // a class: ']' first (after '^') is a member
+      std::size_t j = i + 1;
+      if (j < pattern.size() && pattern[j] == '^') ++j;
+      if (j < pattern.size() && pattern[j] == ']') ++j;
+      for (; j < pattern.size() && pattern[j] != ']'; ++j) {
+        if (pattern[j] == '\\') ++j;
+        if (pattern.compare(j, 2, "[:") == 0) {  // [:alpha:]
+          const std::size_t e = pattern.find(":]", j + 2);
+          if (e != std::string_view::npos) j = e + 1;
+        }
+      }
+      i = j;
+    } else if (c == '(') {
+      if (depth == 0 && pattern.compare(i, 2, "(?") == 0) {
+        const std::size_t e = pattern.find_first_of(":)", i + 2);
+        if (e != std::string_view::npos && pattern[e] == ')') return {pattern};
+      }
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == '|' && depth == 0) {
+      out.push_back(pattern.substr(from, i - from));
+      from = i + 1;
     }
-    // Further covers while the covers so far, all present, do not let it
-    // pass: each of the atoms outside them, the same way.
-    std::vector<bool> taken = first;
-    for (std::size_t k = 1; k < kMaxCovers; ++k) {
+  }
+  out.push_back(pattern.substr(from));
+  return out;
+}
+
+// The covers of a regex (the only one `filter` holds, compiled): literals
+// ("atoms", lowercased) one of which every text it matches holds. RE2's
+// prefilter gives the regex's atoms and which atoms let it pass (an AND/OR
+// tree); the first cover starts as all of them and drops atoms, shortest
+// first, while the regex still cannot pass with every dropped atom
+// present. Further covers (`max_covers` in all), each of the atoms outside
+// the covers so far, the same way with those covers' atoms present too:
+// where the regex needs two or more things ("your" and "password"), a text
+// must hold one atom of each. None: the regex passes with no atom.
+std::vector<std::vector<std::string>> covers_of(re2::FilteredRE2& filter, std::size_t max_covers) {
+  std::vector<std::vector<std::string>> covers;
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  std::vector<int> present, passed, order;
+  filter.AllPotentials(present, &passed);
+  if (atoms.empty() || !passed.empty()) return covers;  // passes with no atom
+  order.resize(atoms.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
+  });
+  // Drops atoms of `cover` (true: in it) while the regex cannot pass with
+  // every atom outside it present.
+  auto shrink = [&](std::vector<bool>& cover) {
+    for (int candidate : order) {
+      if (!cover[static_cast<std::size_t>(candidate)]) continue;
+      cover[static_cast<std::size_t>(candidate)] = false;
+      present.clear();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (!cover[i]) present.push_back(static_cast<int>(i));
+      }
+      filter.AllPotentials(present, &passed);
+      if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
+    }
+  };
+  std::vector<bool> taken(atoms.size(), false);
+  for (std::size_t k = 0; k < max_covers; ++k) {
+    if (k > 0) {  // a further cover only while the covers so far let it pass
       present.clear();
       for (std::size_t i = 0; i < atoms.size(); ++i) {
         if (taken[i]) present.push_back(static_cast<int>(i));
       }
       filter.AllPotentials(present, &passed);
       if (!passed.empty()) break;
-      std::vector<bool> next(atoms.size());
-      for (std::size_t i = 0; i < atoms.size(); ++i) next[i] = !taken[i];
-      // `shrink` reads "outside the cover" as present: the covers so far are.
-      shrink(next);
-      std::vector<std::string>& cover = further[r].emplace_back();
-      for (std::size_t i = 0; i < atoms.size(); ++i) {
-        if (next[i]) cover.push_back(atoms[i]);
-        taken[i] = taken[i] || next[i];
+    }
+    std::vector<bool> next(atoms.size());
+    for (std::size_t i = 0; i < atoms.size(); ++i) next[i] = !taken[i];
+    // `shrink` reads "outside the cover" as present: the covers so far are.
+    shrink(next);
+    std::vector<std::string>& cover = covers.emplace_back();
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (next[i]) cover.push_back(atoms[i]);
+      taken[i] = taken[i] || next[i];
+    }
+  }
+  return covers;
+}
+
+}  // namespace
+
+Status RuleSet::build(const std::vector<std::string>& patterns,
+                      const std::vector<std::size_t>& file_of, unsigned threads) {
+  // Each rule's covers (covers_of), per top-level alternative of its
+  // pattern when it has several: a text wakes the rule when every cover of
+  // one alternative has an atom in it ("call ... can't talk" or "my temp
+  // number": not "call" and "number"). The rule's first cover, by whose
+  // atoms a text wakes it at all, is the union of its alternatives' first
+  // covers; empty (an alternative passes with no atom): it always runs.
+  std::vector<std::vector<std::vector<std::vector<std::string>>>> alternatives(rules_.size());
+  std::vector<std::vector<std::string>> covers(rules_.size());
+  for_each_index(rules_.size(), threads, [&](std::size_t r) {
+    std::vector<std::vector<std::vector<std::string>>>& alts = alternatives[r];
+    const std::vector<std::string_view> parts = top_alternatives(patterns[r]);
+    if (parts.size() > 1) {
+      for (std::string_view part : parts) {
+        re2::FilteredRE2 filter(kMinAtomBytes);
+        int id = 0;
+        if (filter.Add(part, rule_options(kRuleMaxMemBytes), &id) != RE2::NoError) {
+          alts.clear();  // cannot happen for a valid pattern: read it whole
+          break;
+        }
+        alts.push_back(covers_of(filter, kMaxCovers));
+        if (alts.back().empty()) return;  // passes with no atom: always runs
+      }
+    }
+    if (alts.empty()) {
+      alts.push_back(covers_of(*rules_[r].filter, kMaxCovers));
+      if (alts.back().empty()) return;
+    }
+    std::unordered_set<std::string> in_first;
+    for (const auto& alt : alts) {
+      for (const std::string& atom : alt.front()) {
+        if (in_first.insert(atom).second) covers[r].push_back(atom);
       }
     }
   });
@@ -340,12 +418,20 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     for (int r : groups_[g].rules) {
       const auto rule = static_cast<std::size_t>(r);
       group_of_[rule] = static_cast<int>(g);
-      for (const std::string& atom : covers[rule]) {
-        atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(r);
-      }
-      for (const std::vector<std::string>& cover : further[rule]) {
-        for (const std::string& atom : cover) further_[rule].push_back(atom_id(atom));
-        further_[rule].push_back(-1);
+      if (covers[rule].empty()) continue;  // always runs
+      // Each alternative's covers after its first, then kEndAlternative;
+      // the first cover's atoms point there.
+      std::vector<int>& list = further_[rule];
+      for (const auto& alt : alternatives[rule]) {
+        const auto at = static_cast<std::uint32_t>(list.size());
+        for (const std::string& atom : alt.front()) {
+          atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back({r, at});
+        }
+        for (std::size_t k = 1; k < alt.size(); ++k) {
+          for (const std::string& atom : alt[k]) list.push_back(atom_id(atom));
+          list.push_back(kEndCover);
+        }
+        list.push_back(kEndAlternative);
       }
     }
   }
@@ -420,26 +506,26 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
       if (equal) mark(*a);
     }
   }
-  // A rule wakes when its first cover has an atom present and each of its
-  // further covers too.
-  auto further_present = [&](const std::vector<int>& covers) {
+  // A rule wakes when an alternative's first cover has an atom present and
+  // each of its further covers too (further_[rule] from `at`).
+  auto further_present = [&](const std::vector<int>& list, std::uint32_t at) {
     bool present = false;  // in the cover read so far
-    for (int x : covers) {
-      if (x < 0) {
+    for (auto x = list.begin() + at; *x != kEndAlternative; ++x) {
+      if (*x == kEndCover) {
         if (!present) return false;
         present = false;
       } else if (!present) {
-        present = seen[static_cast<std::size_t>(x)] != 0;
+        present = seen[static_cast<std::size_t>(*x)] != 0;
       }
     }
     return true;
   };
   for (int a : found) {
-    for (int r : atoms_[static_cast<std::size_t>(a)].first_of) {
-      const auto rule = static_cast<std::size_t>(r);
-      if (rule_woken[rule] || !further_present(further_[rule])) continue;
+    for (const Alternative& alt : atoms_[static_cast<std::size_t>(a)].first_of) {
+      const auto rule = static_cast<std::size_t>(alt.rule);
+      if (rule_woken[rule] || !further_present(further_[rule], alt.at)) continue;
       rule_woken[rule] = 1;
-      woken.push_back(r);
+      woken.push_back(alt.rule);
       ++run[static_cast<std::size_t>(group_of_[rule])];
     }
   }

@@ -131,8 +131,9 @@ class RuleSet {
   // instead of 32 took fewer instructions at the same warm speed; smaller
   // sets of the other rules cost warm speed (more passes).
   static constexpr std::size_t kAlwaysRulesPerSet = 10;
-  // Covers per rule at most (the first and further ones): each is one more
-  // atom a text must hold before the rule's regex runs.
+  // Covers per rule, or per alternative of its pattern, at most (the first
+  // and further ones): each is one more atom a text must hold before the
+  // rule's regex runs.
   static constexpr std::size_t kMaxCovers = 4;
   // Shorter literals are no use as a prefilter: nearly every text has them.
   static constexpr int kMinAtomBytes = 3;
@@ -166,15 +167,23 @@ class RuleSet {
 
   std::vector<Rule> rules_;  // in file order
   std::vector<Group> groups_;
-  // Every atom of the rules' covers and the rules whose first cover holds
-  // it; groups that are not `always` run only when a rule wakes them.
+  // Every atom of the rules' covers and the alternatives (of rules) whose
+  // first cover holds it; groups that are not `always` run only when a
+  // rule wakes them.
+  struct Alternative {
+    int rule;
+    std::uint32_t at;  // its further covers in further_[rule]
+  };
   struct Atom {
     std::string text;
-    std::vector<int> first_of;
+    std::vector<Alternative> first_of;
   };
   std::vector<Atom> atoms_;
   std::vector<int> group_of_;  // of each rule
-  // Of each rule: its further covers' atoms, each cover ended by -1.
+  // Of each rule, per alternative of its pattern (build()): the atoms of
+  // its covers after the first, each cover ended by kEndCover, then
+  // kEndAlternative.
+  static constexpr int kEndCover = -1, kEndAlternative = -2;
   std::vector<std::vector<int>> further_;
   // Atom ids by a key of an atom's first bytes: an open-addressed table,
   // and a bit per 16-bit hash of the key that says whether any atom has it

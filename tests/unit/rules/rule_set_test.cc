@@ -207,6 +207,37 @@ TEST_CASE("a set woken by one or two of its rules leaves them to their own regex
         std::vector<std::string>{"credential_request", "urgency", "urgency", "prize"});
 }
 
+TEST_CASE("a rule of several alternatives wakes only when one of them can match") {
+  // "call new" holds a literal of each alternative, all of neither: the
+  // first rule sleeps. The second's flag group reaches across its '|', so
+  // it is read whole, and one literal of each alternative wakes it.
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "urgency", "pattern": "\\bcall\\W+now\\b|\\bnew\\W+number\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "(?s)\\bring\\W+now\\b|\\bnew\\W+phone\\b"},
+    {"id": "en.c", "key": "urgency", "pattern": "[|]\\W*last\\W+chance|\\|\\W*final\\W+call"}]})json"};
+  auto set = RuleSet::compile({text}, any_key);
+  REQUIRE(set.ok());
+  auto direct = [&](const char* t) {
+    std::vector<std::string> ids;
+    const auto wakes = (*set)->sets_woken(NormalizedText(t, true));
+    REQUIRE(wakes.ok());
+    for (int r : wakes->direct) {
+      ids.push_back((*set)->rules()[static_cast<std::size_t>(r)].id);
+    }
+    return ids;
+  };
+  using Ids = std::vector<std::string>;
+  CHECK(direct("call new") == Ids{});
+  CHECK(direct("call now") == Ids{"en.a"});
+  CHECK(direct("a new number") == Ids{"en.a"});
+  CHECK(direct("ring new") == Ids{"en.b"});
+  CHECK(direct("ring now") == Ids{"en.b"});
+  // '|' in a class or escaped is a literal, not an alternative.
+  CHECK(direct("last call") == Ids{});
+  CHECK(direct("last chance") == Ids{"en.c"});
+  CHECK(direct("final call") == Ids{"en.c"});
+}
+
 TEST_CASE("over a long text a set woken by two of its rules runs") {
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
     {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
