@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Library and CLI speed of two builds in one run, each figure beside its
 # baseline: `batch_throughput.sh` for e-mails and for SMS (both builds, one
-# after the other, `--rounds` times alternating) and the SMS rows of
-# `analyze_benchmark` (median of repetitions). For a shared machine: the
+# after the other, `--rounds` times alternating) and the SMS and
+# Analyzer::create rows of `analyze_benchmark` (median of repetitions). For a shared machine: the
 # builds see the same load because they alternate.
 #
 # Usage: benchmarks/compare_builds.sh --base DIR --new DIR [--rounds N] [--out FILE]
@@ -59,14 +59,14 @@ rows() { grep -E '^\| (cat|threads=)' "$1" | sed "s/^| /| $2 | /"; }
     grep -m1 '^- check' "$work/$kind-new-1.md"
   done
   echo
-  echo "## analyze_benchmark: SMS (median of 5 repetitions)"
+  echo "## analyze_benchmark: SMS and Analyzer::create (median of 5 repetitions)"
   echo
   echo '```'
   for b in base new; do
     dir=$base
     [[ $b == new ]] && dir=$new
     echo "# $b"
-    "$dir/benchmarks/analyze_benchmark" --benchmark_filter='BM_AnalyzeSms$|BM_AnalyzeSmsAll$' \
+    "$dir/benchmarks/analyze_benchmark" --benchmark_filter='BM_AnalyzeSms$|BM_AnalyzeSmsAll$|BM_AnalyzerCreate$' \
       --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2> /dev/null |
       grep -E '_median'
   done
