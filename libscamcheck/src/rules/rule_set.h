@@ -26,7 +26,10 @@
 // ("votre", "password"), and where it needs more things further covers
 // ("your" and "password": a text must hold one atom of each; up to
 // kMaxCovers, as a rule woken by its first cover alone but rejected by the
-// rest of its prefilter costs a pass of its regex for nothing). Rules without
+// rest of its prefilter costs a pass of its regex for nothing). A pattern
+// of several top-level alternatives has covers per alternative, and a text
+// wakes the rule when it holds an atom of every cover of one of them
+// ("call now|new number": not "call" and "number"). Rules without
 // one (every literal shorter, a bare \d pattern) share the sets that always
 // run (kAlwaysRulesPerSet each); the others are grouped by file (a
 // language's rules together), rules with a short, common atom first. One
@@ -38,7 +41,8 @@
 // only one or two of its rules does not run either: those rules' own
 // regexes do, which they need for the evidence anyway. The cost: the
 // covers are computed when the rules load, in Analyzer::create, which
-// compiles the rules, their prefilters and the sets on up to four threads.
+// compiles the rules, their alternatives (RE2 gives a prefilter only for a
+// compiled regex), their prefilters and the sets on up to four threads.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
