@@ -52,7 +52,7 @@ bool count(const RuleSet& rules, const std::string& path, Counts& out) {
     for (int r : wakes->direct) {
       const auto rule = static_cast<std::size_t>(r);
       ++out.calls;
-      if (RE2::PartialMatch(normalized.text(), *rules.rules()[rule].regex)) {
+      if (RE2::PartialMatch(normalized.text(), rules.rules()[rule].regex())) {
         ++out.matches;
       } else {
         ++out.missed[rule];

@@ -71,6 +71,51 @@ void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
 #endif
 }
 
+// The top-level alternatives of `pattern` ("a|b(c|d)|e" → "a", "b(c|d)",
+// "e"); the whole pattern alone when it has none, or when a bare flag group
+// ("(?i)") at top level would reach across them.
+std::vector<std::string_view> top_alternatives(std::string_view pattern) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    const char c = pattern[i];
+    if (c == '\\') {
+      if (i + 1 < pattern.size() && pattern[i + 1] == 'Q') {  // \Q...\E: all literal
+        const std::size_t e = pattern.find("\\E", i + 2);
+        i = e == std::string_view::npos ? pattern.size() : e + 1;
+      } else {
+        ++i;
+      }
+    } else if (c == '[') {  // a class: ']' first (after '^') is a member
+      std::size_t j = i + 1;
+      if (j < pattern.size() && pattern[j] == '^') ++j;
+      if (j < pattern.size() && pattern[j] == ']') ++j;
+      for (; j < pattern.size() && pattern[j] != ']'; ++j) {
+        if (pattern[j] == '\\') ++j;
+        if (pattern.compare(j, 2, "[:") == 0) {  // [:alpha:]
+          const std::size_t e = pattern.find(":]", j + 2);
+          if (e != std::string_view::npos) j = e + 1;
+        }
+      }
+      i = j;
+    } else if (c == '(') {
+      if (depth == 0 && pattern.compare(i, 2, "(?") == 0) {
+        const std::size_t e = pattern.find_first_of(":)", i + 2);
+        if (e != std::string_view::npos && pattern[e] == ')') return {pattern};
+      }
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == '|' && depth == 0) {
+      out.push_back(pattern.substr(from, i - from));
+      from = i + 1;
+    }
+  }
+  out.push_back(pattern.substr(from));
+  return out;
+}
+
 // "No match" and "could not check" differ: never report the latter as safe.
 Status set_failed(RE2::Set::ErrorKind kind) {
   return Status::internal("rule set match failed (RE2 error " +
@@ -171,18 +216,35 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
   }
-  // The rule's RE2 lives in its prefilter (one compilation serves both).
+  // A rule of several top-level alternatives: each one compiled for its
+  // prefilter (build() reads the rule's covers from them), and the rule's
+  // own regex on first use. Else, or if an alternative does not compile,
+  // the rule's RE2 lives in its prefilter (one compilation serves both).
+  Alternatives alternatives(set->rules_.size());
   for_each_index(set->rules_.size(), threads, [&](std::size_t r) {
     Rule& rule = set->rules_[r];
+    const std::vector<std::string_view> parts = top_alternatives(patterns[r]);
+    for (std::size_t i = 0; parts.size() > 1 && i < parts.size(); ++i) {
+      auto filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
+      int id = 0;
+      if (filter->Add(parts[i], rule_options(kRuleMaxMemBytes), &id) != RE2::NoError) {
+        alternatives[r].clear();
+        break;
+      }
+      alternatives[r].push_back(std::move(filter));
+    }
+    if (!alternatives[r].empty()) {
+      rule.lazy = std::make_unique<LazyRegex>(patterns[r], rule_options(kRuleMaxMemBytes));
+      return;
+    }
     rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
     int regex_id = 0;
     if (rule.filter->Add(patterns[r], rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
       const RE2 bad(patterns[r], rule_options(kRuleMaxMemBytes));  // for the message
       problems[pattern_problem[r]] =
           files[file_of[r]].name + " rule '" + rule.id + "': bad pattern: " + bad.error();
-      return;
+      rule.filter.reset();
     }
-    rule.regex = &rule.filter->GetRE2(regex_id);
   });
   std::string problem_list;
   for (const std::string& problem : problems) {
@@ -191,58 +253,13 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     problem_list += problem;
   }
   if (!problem_list.empty()) return Status::invalid_argument(problem_list);
-  if (Status s = set->build(patterns, file_of, threads); !s.ok()) {
+  if (Status s = set->build(patterns, file_of, alternatives, threads); !s.ok()) {
     return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
   return set;
 }
 
 namespace {
-
-// The top-level alternatives of `pattern` ("a|b(c|d)|e" → "a", "b(c|d)",
-// "e"); the whole pattern alone when it has none, or when a bare flag group
-// ("(?i)") at top level would reach across them.
-std::vector<std::string_view> top_alternatives(std::string_view pattern) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    const char c = pattern[i];
-    if (c == '\\') {
-      if (i + 1 < pattern.size() && pattern[i + 1] == 'Q') {  // \Q...\E: all literal
-        const std::size_t e = pattern.find("\\E", i + 2);
-        i = e == std::string_view::npos ? pattern.size() : e + 1;
-      } else {
-        ++i;
-      }
-    } else if (c == '[') {  // a class: ']' first (after '^') is a member
-      std::size_t j = i + 1;
-      if (j < pattern.size() && pattern[j] == '^') ++j;
-      if (j < pattern.size() && pattern[j] == ']') ++j;
-      for (; j < pattern.size() && pattern[j] != ']'; ++j) {
-        if (pattern[j] == '\\') ++j;
-        if (pattern.compare(j, 2, "[:") == 0) {  // [:alpha:]
-          const std::size_t e = pattern.find(":]", j + 2);
-          if (e != std::string_view::npos) j = e + 1;
-        }
-      }
-      i = j;
-    } else if (c == '(') {
-      if (depth == 0 && pattern.compare(i, 2, "(?") == 0) {
-        const std::size_t e = pattern.find_first_of(":)", i + 2);
-        if (e != std::string_view::npos && pattern[e] == ')') return {pattern};
-      }
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (c == '|' && depth == 0) {
-      out.push_back(pattern.substr(from, i - from));
-      from = i + 1;
-    }
-  }
-  out.push_back(pattern.substr(from));
-  return out;
-}
 
 // The covers of a regex (the only one `filter` holds, compiled): literals
 // ("atoms", lowercased) one of which every text it matches holds. RE2's
@@ -305,29 +322,21 @@ std::vector<std::vector<std::string>> covers_of(re2::FilteredRE2& filter, std::s
 }  // namespace
 
 Status RuleSet::build(const std::vector<std::string>& patterns,
-                      const std::vector<std::size_t>& file_of, unsigned threads) {
+                      const std::vector<std::size_t>& file_of, const Alternatives& alternatives,
+                      unsigned threads) {
   // Each rule's covers (covers_of), per top-level alternative of its
   // pattern when it has several: a text wakes the rule when every cover of
   // one alternative has an atom in it ("call ... can't talk" or "my temp
   // number": not "call" and "number"). The rule's first cover, by whose
   // atoms a text wakes it at all, is the union of its alternatives' first
   // covers; empty (an alternative passes with no atom): it always runs.
-  std::vector<std::vector<std::vector<std::vector<std::string>>>> alternatives(rules_.size());
+  std::vector<std::vector<std::vector<std::vector<std::string>>>> alt_covers(rules_.size());
   std::vector<std::vector<std::string>> covers(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {
-    std::vector<std::vector<std::vector<std::string>>>& alts = alternatives[r];
-    const std::vector<std::string_view> parts = top_alternatives(patterns[r]);
-    if (parts.size() > 1) {
-      for (std::string_view part : parts) {
-        re2::FilteredRE2 filter(kMinAtomBytes);
-        int id = 0;
-        if (filter.Add(part, rule_options(kRuleMaxMemBytes), &id) != RE2::NoError) {
-          alts.clear();  // cannot happen for a valid pattern: read it whole
-          break;
-        }
-        alts.push_back(covers_of(filter, kMaxCovers));
-        if (alts.back().empty()) return;  // passes with no atom: always runs
-      }
+    std::vector<std::vector<std::vector<std::string>>>& alts = alt_covers[r];
+    for (const std::unique_ptr<re2::FilteredRE2>& filter : alternatives[r]) {
+      alts.push_back(covers_of(*filter, kMaxCovers));
+      if (alts.back().empty()) return;  // passes with no atom: always runs
     }
     if (alts.empty()) {
       alts.push_back(covers_of(*rules_[r].filter, kMaxCovers));
@@ -422,7 +431,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       // Each alternative's covers after its first, then kEndAlternative;
       // the first cover's atoms point there.
       std::vector<int>& list = further_[rule];
-      for (const auto& alt : alternatives[rule]) {
+      for (const auto& alt : alt_covers[rule]) {
         const auto at = static_cast<std::uint32_t>(list.size());
         for (const std::string& atom : alt.front()) {
           atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back({r, at});
@@ -582,8 +591,12 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   re2::StringPiece groups[2];
   for (int index : matched) {
     const Rule& rule = rules_[static_cast<std::size_t>(index)];
-    const int ngroups = std::min(rule.regex->NumberOfCapturingGroups(), 1) + 1;
-    if (!rule.regex->Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups)) continue;
+    const RE2& regex = rule.regex();
+    if (!regex.ok()) {  // compiled on first use, beyond its memory budget
+      return Status::resource_exhausted("rule '" + rule.id + "': " + regex.error());
+    }
+    const int ngroups = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
+    if (!regex.Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups)) continue;
     re2::StringPiece evidence = groups[0];
     if (ngroups > 1 && groups[1].data() != nullptr && !groups[1].empty()) evidence = groups[1];
     if (evidence.empty()) continue;  // no evidence, no signal
@@ -600,7 +613,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {
   NormalizedText normalized(text, /*underscores_as_spaces=*/true);
-  return RE2::PartialMatch(normalized.text(), *rule.regex);
+  return RE2::PartialMatch(normalized.text(), rule.regex());
 }
 
 }  // namespace scamcheck::internal

@@ -54,6 +54,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -67,16 +68,39 @@
 
 namespace scamcheck::internal {
 
+// A regex compiled on its first use (from any thread).
+class LazyRegex {
+ public:
+  LazyRegex(std::string pattern, const RE2::Options& options)
+      : pattern_(std::move(pattern)), options_(options) {}
+  const RE2& get() const {
+    std::call_once(once_, [this] { regex_ = std::make_unique<RE2>(pattern_, options_); });
+    return *regex_;
+  }
+
+ private:
+  std::string pattern_;
+  RE2::Options options_;
+  mutable std::once_flag once_;
+  mutable std::unique_ptr<RE2> regex_;
+};
+
 struct Rule {
   std::string id;     // stable, unique
   std::string key;    // glossary key
   double weight = 0;  // 0: the key's default weight
   bool requires_context = false;
-  std::optional<Severity> severity;          // "severity": the key's default when absent
-  std::unique_ptr<re2::FilteredRE2> filter;  // its prefilter, holding its RE2
-  const RE2* regex = nullptr;                // the rule's own regex
+  std::optional<Severity> severity;  // "severity": the key's default when absent
   std::vector<std::string> match_examples;
   std::vector<std::string> no_match_examples;
+
+  // The rule's own regex. Compiled when the rules load, in its prefilter,
+  // where that prefilter gives its covers; else (its alternatives' did,
+  // RuleSet::build) on first use: only the rules a text wakes pay for it.
+  // Not ok() only if it outgrew its memory budget on that first use.
+  const RE2& regex() const { return filter ? filter->GetRE2(0) : lazy->get(); }
+  std::unique_ptr<re2::FilteredRE2> filter;  // holding the regex, or null
+  std::unique_ptr<LazyRegex> lazy;           // else the regex, compiled on first use
 };
 
 // One rule file: its name (for messages) and its JSON text.
@@ -148,9 +172,12 @@ class RuleSet {
     bool always = false;  // runs whatever atoms the text holds
   };
   // Compiles the prefilter and the sets of `patterns` (one per rule of
-  // rules_; `file_of` says which file each came from).
+  // rules_; `file_of` says which file each came from). A rule's covers
+  // come from `alternatives[r]` (one compiled prefilter per top-level
+  // alternative of its pattern) where that is not empty, else from its own.
+  using Alternatives = std::vector<std::vector<std::unique_ptr<re2::FilteredRE2>>>;
   Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of,
-               unsigned threads);
+               const Alternatives& alternatives, unsigned threads);
   // A set woken by this many of its rules or fewer does not run: those
   // rules' own regexes do (one DFA pass each, over fewer states than the
   // set's), which they need for their evidence anyway.

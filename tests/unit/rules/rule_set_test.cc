@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
 
 using namespace scamcheck::internal;
 
@@ -277,7 +278,7 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
       const NormalizedText normalized(example, true);
       std::multiset<std::string> expected, found;
       for (const Rule& rule : rules.rules()) {
-        if (RE2::PartialMatch(normalized.text(), *rule.regex)) expected.insert(rule.key);
+        if (RE2::PartialMatch(normalized.text(), rule.regex())) expected.insert(rule.key);
       }
       Findings out;
       REQUIRE(rules.match(normalized, out).ok());
@@ -289,6 +290,40 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
   }
   CHECK(texts > 300);
   CHECK(skipped > texts);  // on average more than one set skipped per text
+}
+
+// A rule whose covers come from its alternatives compiles its own regex on
+// first use: four threads using a fresh rule set at once find what one
+// thread finds.
+TEST_CASE("the data pack's rules match alike when threads first use them at once") {
+  auto serial = RuleSet::load(DataSource(""), any_key);
+  auto shared = RuleSet::load(DataSource(""), any_key);
+  REQUIRE(serial.ok());
+  REQUIRE(shared.ok());
+  std::vector<std::string> texts;
+  for (const Rule& rule : (*serial)->rules()) {
+    texts.insert(texts.end(), rule.match_examples.begin(), rule.match_examples.end());
+  }
+  auto keys = [](const RuleSet& rules, const std::string& text) {
+    Findings out;
+    if (!rules.match(NormalizedText(text, true), out).ok()) return std::string("error");
+    std::string k;
+    for (const Finding& f : out) k += f.key + "@" + std::to_string(f.start) + " ";
+    return k;
+  };
+  std::vector<std::string> expected;
+  for (const std::string& text : texts) expected.push_back(keys(**serial, text));
+  std::vector<std::vector<std::string>> found(4);
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 0; t < found.size(); ++t) {
+      threads.emplace_back([&, t] {
+        for (const std::string& text : texts) found[t].push_back(keys(**shared, text));
+      });
+    }
+  }
+  for (const std::vector<std::string>& one : found) CHECK(one == expected);
+  CHECK(texts.size() > 300);
 }
 
 // Options::compile_threads: the data pack compiled on one thread and on
