@@ -51,6 +51,7 @@
 #include <re2/set.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,15 +75,21 @@ class LazyRegex {
   LazyRegex(std::string pattern, const RE2::Options& options)
       : pattern_(std::move(pattern)), options_(options) {}
   const RE2& get() const {
-    std::call_once(once_, [this] { regex_ = std::make_unique<RE2>(pattern_, options_); });
+    if (const RE2* compiled = compiled_.load(std::memory_order_acquire)) return *compiled;
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!regex_) {
+      regex_ = std::make_unique<RE2>(pattern_, options_);
+      compiled_.store(regex_.get(), std::memory_order_release);
+    }
     return *regex_;
   }
 
  private:
   std::string pattern_;
   RE2::Options options_;
-  mutable std::once_flag once_;
+  mutable std::mutex mutex_;
   mutable std::unique_ptr<RE2> regex_;
+  mutable std::atomic<const RE2*> compiled_{nullptr};
 };
 
 struct Rule {
