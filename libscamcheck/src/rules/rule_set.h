@@ -41,8 +41,9 @@
 // only one or two of its rules does not run either: those rules' own
 // regexes do, which they need for the evidence anyway. The cost: the
 // covers are computed when the rules load, in Analyzer::create, which
-// compiles the rules, their alternatives (RE2 gives a prefilter only for a
-// compiled regex), their prefilters and the sets on up to four threads.
+// compiles the rules (a rule of several alternatives: each alternative, as
+// RE2 gives a prefilter only for a compiled regex, and its own regex on
+// first use), their prefilters and the sets on up to four threads.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
