@@ -2,7 +2,9 @@
 // rather than time (so it does not move with the machine's load). For each
 // JSONL file given (corpus or fixture records; text records only), per
 // text: the RE2 set passes, the rules run by their own regex (a set woken
-// by too few of its rules leaves them to it) and how many of those match.
+// by too few of its rules leaves them to it; over a long text, the rules
+// whose matches hold few words, near their atoms only) and how many of
+// those match.
 // An own-regex call that finds nothing is work the rules' covers could not
 // spare (RuleSet::build); the rules with the most such calls are listed.
 //
@@ -26,7 +28,7 @@ using scamcheck::internal::NormalizedText;
 using scamcheck::internal::RuleSet;
 
 struct Counts {
-  std::size_t texts = 0, passes = 0, calls = 0, matches = 0;
+  std::size_t texts = 0, passes = 0, calls = 0, near = 0, matches = 0;
   std::vector<std::size_t> missed;  // per rule: own-regex calls that found nothing
 };
 
@@ -49,7 +51,10 @@ bool count(const RuleSet& rules, const std::string& path, Counts& out) {
     }
     ++out.texts;
     out.passes += wakes->run;
-    for (int r : wakes->direct) {
+    out.near += wakes->near.size();
+    std::vector<int> own = wakes->direct;
+    own.insert(own.end(), wakes->near.begin(), wakes->near.end());
+    for (int r : own) {
       const auto rule = static_cast<std::size_t>(r);
       ++out.calls;
       if (RE2::PartialMatch(normalized.text(), rules.rules()[rule].regex())) {
@@ -107,16 +112,17 @@ int run(int argc, char** argv) {
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   std::printf("# Text rule work per text\n\n- date: %s\n- commit: %s\n- sets: %zu, rules: %zu\n\n",
               date, commit.c_str(), (*rules)->set_count(), (*rules)->rules().size());
-  std::printf("| file | texts | set passes | own-regex calls | of which match |\n");
-  std::printf("|---|---:|---:|---:|---:|\n");
+  std::printf(
+      "| file | texts | set passes | own-regex calls | of which near atoms | of which match |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|\n");
   std::vector<Counts> all(paths.size());
   for (std::size_t i = 0; i < paths.size(); ++i) {
     Counts& c = all[i];
     if (!count(**rules, paths[i], c)) return 1;
     const double n = c.texts > 0 ? static_cast<double>(c.texts) : 1.0;
-    std::printf("| %s | %zu | %.3f | %.3f | %.3f |\n", paths[i].c_str(), c.texts,
+    std::printf("| %s | %zu | %.3f | %.3f | %.3f | %.3f |\n", paths[i].c_str(), c.texts,
                 static_cast<double>(c.passes) / n, static_cast<double>(c.calls) / n,
-                static_cast<double>(c.matches) / n);
+                static_cast<double>(c.near) / n, static_cast<double>(c.matches) / n);
   }
   for (std::size_t i = 0; i < paths.size() && top > 0; ++i) {
     const std::vector<std::size_t>& missed = all[i].missed;

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "rules/word_runs.h"
 #include "util/json.h"
 
 namespace scamcheck::internal {
@@ -330,10 +331,15 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // number": not "call" and "number"). The rule's first cover, by whose
   // atoms a text wakes it at all, is the union of its alternatives' first
   // covers; empty (an alternative passes with no atom): it always runs.
+  // How many words apart its atoms may lie (max_word_runs), too.
   std::vector<std::vector<std::vector<std::vector<std::string>>>> alt_covers(rules_.size());
+  std::vector<std::vector<int>> alt_words(rules_.size());
   std::vector<std::vector<std::string>> covers(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {
     std::vector<std::vector<std::vector<std::string>>>& alts = alt_covers[r];
+    const std::vector<std::string_view> parts = alternatives[r].empty()
+                                                    ? std::vector<std::string_view>{patterns[r]}
+                                                    : top_alternatives(patterns[r]);
     for (const std::unique_ptr<re2::FilteredRE2>& filter : alternatives[r]) {
       alts.push_back(covers_of(*filter, kMaxCovers));
       if (alts.back().empty()) return;  // passes with no atom: always runs
@@ -342,6 +348,8 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       alts.push_back(covers_of(*rules_[r].filter, kMaxCovers));
       if (alts.back().empty()) return;
     }
+    for (std::string_view part : parts)
+      alt_words[r].push_back(max_word_runs(part).value_or(kAnyWords));
     std::unordered_set<std::string> in_first;
     for (const auto& alt : alts) {
       for (const std::string& atom : alt.front()) {
@@ -423,24 +431,30 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   };
   group_of_.assign(rules_.size(), 0);
   further_.assign(rules_.size(), {});
+  bounded_.assign(rules_.size(), false);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     for (int r : groups_[g].rules) {
       const auto rule = static_cast<std::size_t>(r);
       group_of_[rule] = static_cast<int>(g);
       if (covers[rule].empty()) continue;  // always runs
-      // Each alternative's covers after its first, then kEndAlternative;
+      // Each alternative's words bound and covers, then kEndAlternative;
       // the first cover's atoms point there.
       std::vector<int>& list = further_[rule];
-      for (const auto& alt : alt_covers[rule]) {
-        const auto at = static_cast<std::uint32_t>(list.size());
-        for (const std::string& atom : alt.front()) {
-          atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back({r, at});
-        }
-        for (std::size_t k = 1; k < alt.size(); ++k) {
+      bounded_[rule] = true;
+      for (std::size_t a = 0; a < alt_covers[rule].size(); ++a) {
+        const auto& alt = alt_covers[rule][a];
+        list.push_back(alt_words[rule][a]);
+        bounded_[rule] = bounded_[rule] && alt_words[rule][a] != kAnyWords;
+        Alternative entry{r, static_cast<std::uint32_t>(list.size()), 0, alt_words[rule][a]};
+        for (std::size_t k = 0; k < alt.size(); ++k) {
           for (const std::string& atom : alt[k]) list.push_back(atom_id(atom));
           list.push_back(kEndCover);
+          if (k == 0) entry.at = static_cast<std::uint32_t>(list.size());
         }
         list.push_back(kEndAlternative);
+        for (const std::string& atom : alt.front()) {
+          atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(entry);
+        }
       }
     }
   }
@@ -470,6 +484,57 @@ void RuleSet::PrefixTable::build(std::vector<std::pair<std::uint32_t, int>> entr
   }
 }
 
+namespace {
+
+// What waking the rules found in the last text a thread read (RuleSet::wake):
+// the atoms present, where, and (read_words(), when first needed) in which
+// words. All flags and lists are reset per atom found, not per atom.
+struct Scan {
+  std::vector<char> seen;  // of each atom
+  std::vector<int> found;  // the atoms present, each once
+  // Each atom found (its first byte), in the order found.
+  std::vector<std::pair<int, std::uint32_t>> at;
+  // Of each atom found: the words (runs of word bytes) it was found in, as
+  // the number of words begun at or before its first byte.
+  std::vector<std::vector<std::uint32_t>> words_of;
+  std::vector<std::uint32_t> word_starts;  // where each word of the text begins
+  bool words_read = false;
+
+  void reset(std::size_t atoms) {
+    if (seen.size() < atoms) seen.resize(atoms, 0);
+    for (int a : found) {
+      seen[static_cast<std::size_t>(a)] = 0;
+      if (words_read) words_of[static_cast<std::size_t>(a)].clear();
+    }
+    found.clear();
+    at.clear();
+    words_read = false;
+  }
+
+  void read_words(const std::string& t, std::size_t atoms) {
+    if (words_read) return;
+    if (words_of.size() < atoms) words_of.resize(atoms);
+    word_starts.clear();
+    bool in_word = false;
+    auto next = at.begin();
+    for (std::size_t p = 0; p < t.size(); ++p) {
+      const bool word = is_word_byte(static_cast<unsigned char>(t[p]));
+      if (word && !in_word) word_starts.push_back(static_cast<std::uint32_t>(p));
+      in_word = word;
+      for (; next != at.end() && next->second == p; ++next) {
+        std::vector<std::uint32_t>& words = words_of[static_cast<std::size_t>(next->first)];
+        const auto w = static_cast<std::uint32_t>(word_starts.size());
+        if (words.empty() || words.back() != w) words.push_back(w);
+      }
+    }
+    words_read = true;
+  }
+};
+
+thread_local Scan scan;
+
+}  // namespace
+
 Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
                      std::vector<int>& woken) const {
   run.assign(groups_.size(), 0);
@@ -477,18 +542,15 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
   // The atoms present: a bit test per byte (the filter over the atoms'
   // first three bytes), and only where it passes a look-up and a
   // comparison.
-  thread_local std::vector<char> seen, rule_woken;
-  thread_local std::vector<int> found;
-  // All zero between calls (only the atoms and rules found are set, and
-  // reset at the end): no clearing of every flag per text.
-  if (seen.size() < atoms_.size()) seen.resize(atoms_.size(), 0);
+  scan.reset(atoms_.size());
+  thread_local std::vector<char> rule_woken;  // all zero between calls
   if (rule_woken.size() < rules_.size()) rule_woken.resize(rules_.size(), 0);
-  found.clear();
   const std::string& t = text.text();
-  auto mark = [&](int a) {
-    if (seen[static_cast<std::size_t>(a)]) return;
-    seen[static_cast<std::size_t>(a)] = 1;
-    found.push_back(a);
+  auto mark = [&](int a, std::size_t p) {
+    scan.at.emplace_back(a, static_cast<std::uint32_t>(p));
+    if (scan.seen[static_cast<std::size_t>(a)]) return;
+    scan.seen[static_cast<std::size_t>(a)] = 1;
+    scan.found.push_back(a);
   };
   const std::size_t n = t.size();
   for (std::size_t p = 0; p + kMinAtomBytes <= n; ++p) {
@@ -503,7 +565,7 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
     const std::uint32_t k3 = p + 4 <= n ? k4 & 0xFFFFFFu : key3(t.data() + p);
     if (!may_start_atom(k3)) continue;  // no atom starts so
     if (by3_.may_hold(k3)) {
-      for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a);
+      for (const int* a = by3_.find(k3); a != nullptr && *a >= 0; ++a) mark(*a, p);
     }
     if (p + 4 > n) continue;
     if (!by4_.may_hold(k4)) continue;
@@ -512,7 +574,7 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
       if (atom.size() > n - p) continue;
       bool equal = true;
       for (std::size_t k = 4; k < atom.size() && equal; ++k) equal = t[p + k] == atom[k];
-      if (equal) mark(*a);
+      if (equal) mark(*a, p);
     }
   }
   // A rule wakes when an alternative's first cover has an atom present and
@@ -524,23 +586,106 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
         if (!present) return false;
         present = false;
       } else if (!present) {
-        present = seen[static_cast<std::size_t>(*x)] != 0;
+        present = scan.seen[static_cast<std::size_t>(*x)] != 0;
       }
     }
     return true;
   };
-  for (int a : found) {
+  // Whether an atom of each cover of an alternative lies within alt.words
+  // words of one of the others' (a match holds no more words).
+  thread_local std::array<std::vector<std::uint32_t>, kMaxCovers> cover_words;
+  auto near = [&](const Alternative& alt) {
+    scan.read_words(t, atoms_.size());
+    const std::vector<int>& list = further_[static_cast<std::size_t>(alt.rule)];
+    std::size_t covers = 0, fewest = 0;
+    for (auto x = list.begin() + alt.first; *x != kEndAlternative; ++x) {
+      std::vector<std::uint32_t>& words = cover_words[covers];
+      words.clear();
+      for (; *x != kEndCover; ++x) {
+        const std::vector<std::uint32_t>& w = scan.words_of[static_cast<std::size_t>(*x)];
+        words.insert(words.end(), w.begin(), w.end());
+      }
+      std::sort(words.begin(), words.end());
+      if (words.size() < cover_words[fewest].size()) fewest = covers;
+      ++covers;
+    }
+    const auto span = static_cast<std::uint32_t>(alt.words);
+    for (std::uint32_t w : cover_words[fewest]) {
+      bool all = true;
+      for (std::size_t c = 0; c < covers && all; ++c) {
+        const std::vector<std::uint32_t>& words = cover_words[c];
+        auto it = std::lower_bound(words.begin(), words.end(), w > span ? w - span : 0);
+        all = it != words.end() && *it <= w + span;
+      }
+      if (all) return true;
+    }
+    return false;
+  };
+  for (int a : scan.found) {
     for (const Alternative& alt : atoms_[static_cast<std::size_t>(a)].first_of) {
       const auto rule = static_cast<std::size_t>(alt.rule);
       if (rule_woken[rule] || !further_present(further_[rule], alt.at)) continue;
+      // With further covers, their atoms must lie near enough.
+      if (alt.words != kAnyWords && further_[rule][alt.at] != kEndAlternative && !near(alt)) {
+        continue;
+      }
       rule_woken[rule] = 1;
       woken.push_back(alt.rule);
       ++run[static_cast<std::size_t>(group_of_[rule])];
     }
   }
-  for (int a : found) seen[static_cast<std::size_t>(a)] = 0;
   for (int r : woken) rule_woken[static_cast<std::size_t>(r)] = 0;
   return {};
+}
+
+void RuleSet::take_near(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken,
+                        std::vector<int>& near) const {
+  near.clear();
+  if (text.text().size() <= kLongTextBytes) return;
+  std::size_t kept = 0;
+  for (int r : woken) {
+    const auto rule = static_cast<std::size_t>(r);
+    if (bounded_[rule]) {
+      near.push_back(r);
+      --run[static_cast<std::size_t>(group_of_[rule])];
+    } else {
+      woken[kept++] = r;
+    }
+  }
+  woken.resize(kept);
+}
+
+void RuleSet::near_spans(const std::string& t, int r,
+                         std::vector<std::pair<std::uint32_t, std::uint32_t>>& spans) const {
+  scan.read_words(t, atoms_.size());
+  spans.clear();
+  const std::vector<std::uint32_t>& starts = scan.word_starts;
+  const auto n = static_cast<std::uint32_t>(t.size());
+  // Each alternative: its words bound, then its covers.
+  const std::vector<int>& list = further_[static_cast<std::size_t>(r)];
+  for (auto x = list.begin(); x != list.end(); ++x) {
+    const auto words = static_cast<std::uint32_t>(*x++);
+    for (; *x != kEndCover; ++x) {
+      for (std::uint32_t w : scan.words_of[static_cast<std::size_t>(*x)]) {
+        // A match holding this atom (in word w, counted from 1) begins at
+        // or after word w - words and ends before word w + words + 1.
+        const std::uint32_t from = w > words ? starts[w - words - 1] : 0;
+        const std::uint32_t to = w + words < starts.size() ? starts[w + words] : n;
+        spans.emplace_back(from, to);
+      }
+    }
+    while (*x != kEndAlternative) ++x;
+  }
+  std::sort(spans.begin(), spans.end());
+  std::size_t merged = 0;
+  for (const auto& span : spans) {
+    if (merged != 0 && span.first <= spans[merged - 1].second) {
+      spans[merged - 1].second = std::max(spans[merged - 1].second, span.second);
+    } else {
+      spans[merged++] = span;
+    }
+  }
+  spans.resize(merged);
 }
 
 bool RuleSet::runs_set(const std::vector<int>& run, std::size_t g, std::size_t bytes) const {
@@ -549,8 +694,9 @@ bool RuleSet::runs_set(const std::vector<int>& run, std::size_t g, std::size_t b
 
 Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
   std::vector<int> run, woken;
-  if (Status s = wake(text, run, woken); !s.ok()) return s;
   Wakes wakes;
+  if (Status s = wake(text, run, woken); !s.ok()) return s;
+  take_near(text, run, woken, wakes.near);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
     wakes.run += runs_set(run, g, text.text().size()) ? 1 : 0;
@@ -563,8 +709,13 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
 }
 
 Status RuleSet::match(const NormalizedText& text, Findings& out) const {
-  thread_local std::vector<int> in_set, matched, run, woken;
+  thread_local std::vector<int> in_set, matched, run, woken, near;
+  thread_local std::vector<char> is_near;  // of each rule: all zero between calls
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
   if (Status s = wake(text, run, woken); !s.ok()) return s;
+  take_near(text, run, woken, near);
+  if (is_near.size() < rules_.size()) is_near.resize(rules_.size(), 0);
+  for (int r : near) is_near[static_cast<std::size_t>(r)] = 1;
   matched.clear();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& group = groups_[g];
@@ -573,30 +724,51 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     in_set.clear();
     if (!group.set->Match(text.text(), &in_set, &error)) {
       if (error.kind == RE2::Set::kNoError) continue;
+      for (int r : near) is_near[static_cast<std::size_t>(r)] = 0;
       return set_failed(error.kind);
     }
-    for (int i : in_set) matched.push_back(group.rules[static_cast<std::size_t>(i)]);
+    for (int i : in_set) {
+      const int r = group.rules[static_cast<std::size_t>(i)];
+      if (!is_near[static_cast<std::size_t>(r)]) matched.push_back(r);
+    }
   }
   // A group the text wakes by a rule or two: those rules' own regexes
-  // (below) instead of a pass of its set.
+  // (below) instead of a pass of its set; and over a long text, the rules
+  // whose matches hold few words: their own regexes near their atoms.
   for (int r : woken) {
     if (!runs_set(run, static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]),
                   text.text().size())) {
       matched.push_back(r);
     }
   }
+  matched.insert(matched.end(), near.begin(), near.end());
   // Findings in rule order, whichever set found them.
   std::sort(matched.begin(), matched.end());
   const re2::StringPiece input(text.text());
   re2::StringPiece groups[2];
+  Status status;
   for (int index : matched) {
     const Rule& rule = rules_[static_cast<std::size_t>(index)];
     const RE2& regex = rule.regex();
     if (!regex.ok()) {  // compiled on first use, beyond its memory budget
-      return Status::resource_exhausted("rule '" + rule.id + "': " + regex.error());
+      status = Status::resource_exhausted("rule '" + rule.id + "': " + regex.error());
+      break;
     }
     const int ngroups = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
-    if (!regex.Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups)) continue;
+    // Near its atoms: the spans a match can lie in, first to last. A match
+    // in an earlier span would be one further left; the regex sees the
+    // whole text around a span (\b, ^ and $ read it).
+    bool found = false;
+    if (is_near[static_cast<std::size_t>(index)]) {
+      near_spans(text.text(), index, spans);
+      for (const auto& [from, to] : spans) {
+        found = regex.Match(input, from, to, RE2::UNANCHORED, groups, ngroups);
+        if (found) break;
+      }
+    } else {
+      found = regex.Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups);
+    }
+    if (!found) continue;
     re2::StringPiece evidence = groups[0];
     if (ngroups > 1 && groups[1].data() != nullptr && !groups[1].empty()) evidence = groups[1];
     if (evidence.empty()) continue;  // no evidence, no signal
@@ -608,7 +780,8 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     f.severity = rule.severity;
     out.push_back(std::move(f));
   }
-  return {};
+  for (int r : near) is_near[static_cast<std::size_t>(r)] = 0;
+  return status;
 }
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {

@@ -39,8 +39,23 @@
 // run and a few of text.json's, seldom a language file's (figures:
 // benchmarks/README.md, "Text rules: sets that sleep"). A set woken by
 // only one or two of its rules does not run either: those rules' own
-// regexes do, which they need for the evidence anyway. The cost: the
-// covers are computed when the rules load, in Analyzer::create, which
+// regexes do, which they need for the evidence anyway.
+//
+// Words apart: most rules' matches hold a bounded number of words (runs of
+// word bytes: "this\W+is\W+my\W+new\W+number" five; max_word_runs reads
+// the bound from the pattern, none for "\S+" or ".*"). A rule woken by
+// atoms of several covers wakes only when one atom of each lies within that
+// many words of one of the others'; and over a long text, a woken rule
+// whose every alternative is bounded runs its own regex only over the
+// spans where a match holding one of its first cover's atoms can lie (so
+// many words either side of that atom), leftmost first, instead of
+// counting towards a pass of its set. Over a long e-mail "this", "new" and
+// "number" far apart wake nothing, and "new number" is searched a few
+// words around, not the whole mail. Which rules match, and where, cannot
+// change: the leftmost match lies in one of the spans, and a match in an
+// earlier span would have been further left.
+//
+// The cost: the covers are computed when the rules load, in Analyzer::create, which
 // compiles the rules (a rule of several alternatives: each alternative, as
 // RE2 gives a prefilter only for a compiled regex, and its own regex on
 // first use), their prefilters and the sets on up to four threads.
@@ -151,6 +166,7 @@ class RuleSet {
   struct Wakes {
     std::size_t woken = 0, run = 0;
     std::vector<int> direct;
+    std::vector<int> near;  // over a long text: searched near their atoms only
   };
   Result<Wakes> sets_woken(const NormalizedText& text) const;
   std::size_t set_count() const { return groups_.size(); }
@@ -200,6 +216,17 @@ class RuleSet {
   // Which rules `text` wakes (`woken`, each once) and how many of each
   // group's (run[g]); groups that always run count none.
   Status wake(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken) const;
+  // Over a long text, moves the woken rules whose every alternative's
+  // matches hold a bounded number of words (bounded_) from `woken` (and
+  // their groups' `run`) to `near`: their own regexes search only the
+  // spans around their atoms (near_spans), not the whole text.
+  void take_near(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken,
+                 std::vector<int>& near) const;
+  // Rule r's spans of the last text this thread woke the rules over (`t`):
+  // where a match can lie, given the words its atoms were found in; in
+  // order, merged where they meet.
+  void near_spans(const std::string& t, int r,
+                  std::vector<std::pair<std::uint32_t, std::uint32_t>>& spans) const;
   // Whether group g runs its set for a text of `bytes` that wakes run[g]
   // of its rules.
   bool runs_set(const std::vector<int>& run, std::size_t g, std::size_t bytes) const;
@@ -211,19 +238,23 @@ class RuleSet {
   // rule wakes them.
   struct Alternative {
     int rule;
-    std::uint32_t at;  // its further covers in further_[rule]
+    std::uint32_t first;  // its covers in further_[rule]: the first one
+    std::uint32_t at;     // its further ones (kEndAlternative: none)
+    int words;            // the most word runs a match holds (kAnyWords: no bound)
   };
+  static constexpr int kAnyWords = -1;
   struct Atom {
     std::string text;
     std::vector<Alternative> first_of;
   };
   std::vector<Atom> atoms_;
   std::vector<int> group_of_;  // of each rule
-  // Of each rule, per alternative of its pattern (build()): the atoms of
-  // its covers after the first, each cover ended by kEndCover, then
-  // kEndAlternative.
+  // Of each rule, per alternative of its pattern (build()): the most words
+  // its matches hold (Alternative::words), the atoms of each of its covers,
+  // each cover ended by kEndCover, then kEndAlternative.
   static constexpr int kEndCover = -1, kEndAlternative = -2;
   std::vector<std::vector<int>> further_;
+  std::vector<bool> bounded_;  // of each rule: every alternative's words bounded
   // Atom ids by a key of an atom's first bytes: an open-addressed table,
   // and a bit per 16-bit hash of the key that says whether any atom has it
   // (a test per byte of the text that nearly always ends the look-up).

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 #include <thread>
+#include <tuple>
 
 using namespace scamcheck::internal;
 
@@ -240,9 +241,11 @@ TEST_CASE("a rule of several alternatives wakes only when one of them can match"
 }
 
 TEST_CASE("over a long text a set woken by two of its rules runs") {
+  // "\S*": a match may hold any number of words, so no search near the
+  // atoms (below) instead.
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
-    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
-    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"},
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\S*"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\S*"},
     {"id": "en.c", "key": "urgency", "pattern": "\\bimmediately\\b"}]})json"};
   auto set = RuleSet::compile({text}, any_key);
   REQUIRE(set.ok());
@@ -260,6 +263,55 @@ TEST_CASE("over a long text a set woken by two of its rules runs") {
   CHECK(out[0].start == 0);
   CHECK(out[1].key == "urgency");
   CHECK(out[1].start == two.find('2'));
+}
+
+TEST_CASE("over a long text a rule whose matches hold few words is searched near its atoms") {
+  const RuleFile text{"text.json", R"json({"version": 1, "rules": [
+    {"id": "en.a", "key": "urgency", "pattern": "\\b(?:this\\W+is|it'?s)\\W+my\\W+new\\W+number\\b"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\bact\\W+now\\b|\\bnumber\\W+\\d+"}]})json"};
+  auto set = RuleSet::compile({text}, any_key);
+  REQUIRE(set.ok());
+  const RuleSet& rules = **set;
+  std::string filler;
+  while (filler.size() < 1200) filler += "lorem ipsum dolor sit amet ";
+  using Ids = std::vector<std::string>;
+  auto ids = [&](const std::vector<int>& list) {
+    Ids out;
+    for (int r : list) out.push_back(rules.rules()[static_cast<std::size_t>(r)].id);
+    return out;
+  };
+  // Its literals, each far from the others: no match can hold them all.
+  const std::string apart = "this is " + filler + " my new " + filler + " number";
+  auto wakes = rules.sets_woken(NormalizedText(apart, true));
+  REQUIRE(wakes.ok());
+  CHECK(ids(wakes->near) == Ids{"en.b"});  // "number": the last words of the text
+  CHECK(wakes->direct.empty());
+  CHECK(wakes->run == 0);
+  // Near each other, after literals far away: the same matches (the first
+  // of each rule, the evidence where the whole text's search puts it) as
+  // the rules' own regexes over the whole text, up to its last byte.
+  for (const std::string& t :
+       {apart + " -- it's my new number", "It's my new number " + filler + "act now. number 7",
+        filler + "this is my new number" + filler + "act now", apart + " act now"}) {
+    const NormalizedText normalized(t, true);
+    wakes = rules.sets_woken(normalized);
+    REQUIRE(wakes.ok());
+    CHECK(wakes->direct.empty());
+    Findings out;
+    REQUIRE(rules.match(normalized, out).ok());
+    std::vector<std::pair<std::size_t, std::size_t>> found, expected;
+    for (const Finding& f : out) found.emplace_back(f.start, f.end);
+    for (const Rule& rule : rules.rules()) {
+      re2::StringPiece m;
+      if (!rule.regex().Match(normalized.text(), 0, normalized.text().size(), RE2::UNANCHORED, &m,
+                              1)) {
+        continue;
+      }
+      const auto start = static_cast<std::size_t>(m.data() - normalized.text().data());
+      expected.push_back(normalized.to_original(start, start + m.size()));
+    }
+    CHECK_MESSAGE(found == expected, t.substr(t.size() - 40));
+  }
 }
 
 // The sets a text does not wake could not have matched it: over every
@@ -290,6 +342,54 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
   }
   CHECK(texts > 300);
   CHECK(skipped > texts);  // on average more than one set skipped per text
+}
+
+// Over long texts (the examples of the data pack's rules, sixteen at a time
+// between filler words), the sets, the rules' own regexes and the searches
+// near their atoms find what each rule's own regex finds over the whole
+// text: the same rules, the same evidence.
+TEST_CASE("the data pack's rules: long texts find what each rule's whole-text search finds") {
+  auto set = RuleSet::load(DataSource(""), any_key);
+  REQUIRE_MESSAGE(set.ok(), set.status().to_string());
+  const RuleSet& rules = **set;
+  std::vector<std::string> examples;
+  for (const Rule& rule : rules.rules()) {
+    examples.insert(examples.end(), rule.match_examples.begin(), rule.match_examples.end());
+    examples.insert(examples.end(), rule.no_match_examples.begin(), rule.no_match_examples.end());
+  }
+  const std::string filler = " \n-- thank you for the update, see the notes below. \n";
+  std::size_t texts = 0, near = 0;
+  for (std::size_t first = 0; first < examples.size(); first += 16) {
+    std::string text;
+    for (std::size_t i = first; i < std::min(first + 16, examples.size()); ++i) {
+      text += examples[i] + filler;
+    }
+    const NormalizedText normalized(text, true);
+    if (normalized.text().size() <= 1024) continue;
+    std::vector<std::tuple<std::string, std::size_t, std::size_t>> expected, found;
+    re2::StringPiece groups[2];
+    for (const Rule& rule : rules.rules()) {
+      const RE2& regex = rule.regex();
+      const int n = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
+      if (!regex.Match(normalized.text(), 0, normalized.text().size(), RE2::UNANCHORED, groups,
+                       n)) {
+        continue;
+      }
+      re2::StringPiece evidence = n > 1 && !groups[1].empty() ? groups[1] : groups[0];
+      if (evidence.empty()) continue;
+      const auto start = static_cast<std::size_t>(evidence.data() - normalized.text().data());
+      const auto [from, to] = normalized.to_original(start, start + evidence.size());
+      expected.emplace_back(rule.key, from, to);
+    }
+    Findings out;
+    REQUIRE(rules.match(normalized, out).ok());
+    for (const Finding& f : out) found.emplace_back(f.key, f.start, f.end);
+    CHECK_MESSAGE(found == expected, text.substr(0, 80));
+    ++texts;
+    near += rules.sets_woken(normalized)->near.size();
+  }
+  CHECK(texts > 50);
+  CHECK(near > texts);  // on average more than one rule searched near its atoms
 }
 
 // A rule whose covers come from its alternatives compiles its own regex on

@@ -1,0 +1,92 @@
+#include "rules/word_runs.h"
+
+#include <doctest/doctest.h>
+#include <re2/re2.h>
+
+#include <string>
+#include <vector>
+
+using namespace scamcheck::internal;
+
+namespace {
+
+// Runs of word bytes in `text`.
+int runs_in(std::string_view text) {
+  int runs = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    runs += is_word_byte(static_cast<unsigned char>(text[i])) &&
+            (i == 0 || !is_word_byte(static_cast<unsigned char>(text[i - 1])));
+  }
+  return runs;
+}
+
+}  // namespace
+
+TEST_CASE("words a match can hold: literals, classes, groups and repeats") {
+  CHECK(max_word_runs("password") == 1);
+  CHECK(max_word_runs("\\byour\\W+password\\b") == 2);
+  CHECK(max_word_runs("it'?s") == 2);  // "it's": "it" and "s"
+  CHECK(max_word_runs("\\d+") == 1);
+  CHECK(max_word_runs("[a-z0-9_]+") == 1);
+  CHECK(max_word_runs("(?:\\w+\\W+){0,8}") == 8);
+  CHECK(max_word_runs("(?:my|me\\W+on\\W+(?:my|a))\\W+new") == 4);
+  CHECK(max_word_runs("\\W*[.,;!?]+\\s*") == 0);
+  CHECK(max_word_runs("a{3}b") == 1);
+  CHECK(max_word_runs("(?:a b){3}") == 6);
+  CHECK(max_word_runs("x{2,}") == 1);
+  CHECK(max_word_runs("ungewöhnliche\\W+aktivität") == 4);  // non-ASCII letters part words
+  CHECK(max_word_runs("\\x{41}\\x{307}b") == 2);
+  CHECK(max_word_runs("\\Qa.b\\E") == 2);
+  CHECK(max_word_runs("\\ba{") == 1);  // a literal '{'
+  CHECK(max_word_runs("(?P<n>ab) (?m:^cd$)") == 2);
+  CHECK(max_word_runs("[]a]") == 1);
+}
+
+TEST_CASE("no bound where a match can hold any number of words") {
+  CHECK_FALSE(max_word_runs(".*").has_value());
+  CHECK_FALSE(max_word_runs("\\S+").has_value());
+  CHECK_FALSE(max_word_runs("\\+?\\d[\\d\\s.-]{7,}").has_value());
+  CHECK_FALSE(max_word_runs("[^x]+").has_value());
+  CHECK_FALSE(max_word_runs("(?:a b)+").has_value());
+  // Not read: case folding, bad syntax.
+  CHECK_FALSE(max_word_runs("(?i)skip").has_value());
+  CHECK_FALSE(max_word_runs("(?i:k)").has_value());
+  CHECK_FALSE(max_word_runs("(ab").has_value());
+  CHECK_FALSE(max_word_runs("ab)").has_value());
+  CHECK_FALSE(max_word_runs("*a").has_value());
+  CHECK_FALSE(max_word_runs("\\1").has_value());
+}
+
+// The bound holds for what RE2 matches: every match of each pattern over
+// texts of words and separators holds no more runs than it says.
+TEST_CASE("a match never holds more words than the bound") {
+  const std::vector<std::string> patterns = {
+      "\\b(?:this\\W+is|it'?s)\\W+(?:my|me\\W+on\\W+(?:my|a))\\W+new\\W+(?:number|no)\\b",
+      "\\b\\d+\\W*%\\W+(?:de\\W+(?:lucro|retorno)\\W+)?(?:ao|por)\\W+(?:dia|m[eê]s)",
+      "(?:\\w+\\W+){0,3}?win",
+      "[\\d\\-]{2,4}x",
+  };
+  const std::vector<std::string> texts = {
+      "hey, this is my new number!",
+      "it's me on a  new no",
+      "10 % de lucro ao mês",
+      "5%% por dia",
+      "a b c d e f win",
+      "1-2x 1-2-3-4-5x",
+      "this is me on my new number",
+      "__ it s my new number __",
+  };
+  for (const std::string& pattern : patterns) {
+    const RE2 regex("(" + pattern + ")");
+    REQUIRE(regex.ok());
+    const std::optional<int> bound = max_word_runs(pattern);
+    REQUIRE_MESSAGE(bound.has_value(), pattern);
+    for (const std::string& text : texts) {
+      re2::StringPiece input(text), match;
+      while (!input.empty() && RE2::FindAndConsume(&input, regex, &match)) {
+        CHECK_MESSAGE(runs_in(match) <= *bound, pattern, " over ", text);
+        if (match.empty()) break;
+      }
+    }
+  }
+}
