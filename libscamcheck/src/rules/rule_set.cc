@@ -331,9 +331,10 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // number": not "call" and "number"). The rule's first cover, by whose
   // atoms a text wakes it at all, is the union of its alternatives' first
   // covers; empty (an alternative passes with no atom): it always runs.
-  // How many words apart its atoms may lie (max_word_runs), too.
+  // How many words (or runs of letters) apart its atoms may lie
+  // (max_runs), too.
   std::vector<std::vector<std::vector<std::vector<std::string>>>> alt_covers(rules_.size());
-  std::vector<std::vector<int>> alt_words(rules_.size());
+  std::vector<std::vector<std::pair<int, Runs>>> alt_words(rules_.size());
   std::vector<std::vector<std::string>> covers(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {
     std::vector<std::vector<std::vector<std::string>>>& alts = alt_covers[r];
@@ -348,8 +349,11 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       alts.push_back(covers_of(*rules_[r].filter, kMaxCovers));
       if (alts.back().empty()) return;
     }
-    for (std::string_view part : parts)
-      alt_words[r].push_back(max_word_runs(part).value_or(kAnyWords));
+    for (std::string_view part : parts) {
+      const std::optional<int> words = max_runs(part, Runs::kWords);
+      const std::optional<int> bound = words ? words : max_runs(part, Runs::kLetters);
+      alt_words[r].emplace_back(bound.value_or(kAnyWords), words ? Runs::kWords : Runs::kLetters);
+    }
     std::unordered_set<std::string> in_first;
     for (const auto& alt : alts) {
       for (const std::string& atom : alt.front()) {
@@ -437,15 +441,17 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       const auto rule = static_cast<std::size_t>(r);
       group_of_[rule] = static_cast<int>(g);
       if (covers[rule].empty()) continue;  // always runs
-      // Each alternative's words bound and covers, then kEndAlternative;
-      // the first cover's atoms point there.
+      // Each alternative's bound (how many runs of which kind) and covers,
+      // then kEndAlternative; the first cover's atoms point there.
       std::vector<int>& list = further_[rule];
       bounded_[rule] = true;
       for (std::size_t a = 0; a < alt_covers[rule].size(); ++a) {
         const auto& alt = alt_covers[rule][a];
-        list.push_back(alt_words[rule][a]);
-        bounded_[rule] = bounded_[rule] && alt_words[rule][a] != kAnyWords;
-        Alternative entry{r, static_cast<std::uint32_t>(list.size()), 0, alt_words[rule][a]};
+        const auto [words, runs] = alt_words[rule][a];
+        list.push_back(words);
+        list.push_back(static_cast<int>(runs));
+        bounded_[rule] = bounded_[rule] && words != kAnyWords;
+        Alternative entry{r, static_cast<std::uint32_t>(list.size()), 0, words, runs};
         for (std::size_t k = 0; k < alt.size(); ++k) {
           for (const std::string& atom : alt[k]) list.push_back(atom_id(atom));
           list.push_back(kEndCover);
@@ -487,47 +493,58 @@ void RuleSet::PrefixTable::build(std::vector<std::pair<std::uint32_t, int>> entr
 namespace {
 
 // What waking the rules found in the last text a thread read (RuleSet::wake):
-// the atoms present, where, and (read_words(), when first needed) in which
-// words. All flags and lists are reset per atom found, not per atom.
+// the atoms present, where, and (read_runs(), when first needed) in which
+// words and runs of letters. All flags and lists are reset per atom found,
+// not per atom.
 struct Scan {
   std::vector<char> seen;  // of each atom
   std::vector<int> found;  // the atoms present, each once
   // Each atom found (its first byte), in the order found.
   std::vector<std::pair<int, std::uint32_t>> at;
-  // Of each atom found: the words (runs of word bytes) it was found in, as
-  // the number of words begun at or before its first byte.
-  std::vector<std::vector<std::uint32_t>> words_of;
-  std::vector<std::uint32_t> word_starts;  // where each word of the text begins
-  bool words_read = false;
+  // Per kind of run (Runs: words, runs of letters), of each atom found: the
+  // runs it was found in, as the number of runs begun at or before its
+  // first byte; and where each run of the text begins.
+  std::array<std::vector<std::vector<std::uint32_t>>, 2> runs_of;
+  std::array<std::vector<std::uint32_t>, 2> run_starts;
+  bool runs_read = false;
 
   void reset(std::size_t atoms) {
     if (seen.size() < atoms) seen.resize(atoms, 0);
     for (int a : found) {
       seen[static_cast<std::size_t>(a)] = 0;
-      if (words_read) words_of[static_cast<std::size_t>(a)].clear();
+      if (runs_read) {
+        for (auto& of : runs_of) of[static_cast<std::size_t>(a)].clear();
+      }
     }
     found.clear();
     at.clear();
-    words_read = false;
+    runs_read = false;
   }
 
-  void read_words(const std::string& t, std::size_t atoms) {
-    if (words_read) return;
-    if (words_of.size() < atoms) words_of.resize(atoms);
-    word_starts.clear();
-    bool in_word = false;
+  void read_runs(const std::string& t, std::size_t atoms) {
+    if (runs_read) return;
+    for (auto& of : runs_of) {
+      if (of.size() < atoms) of.resize(atoms);
+    }
+    for (auto& starts : run_starts) starts.clear();
+    bool in_word = false, in_letters = false;
     auto next = at.begin();
     for (std::size_t p = 0; p < t.size(); ++p) {
-      const bool word = is_word_byte(static_cast<unsigned char>(t[p]));
-      if (word && !in_word) word_starts.push_back(static_cast<std::uint32_t>(p));
+      const auto c = static_cast<unsigned char>(t[p]);
+      const bool word = is_word_byte(c), letter = run_byte(c, Runs::kLetters);
+      if (word && !in_word) run_starts[0].push_back(static_cast<std::uint32_t>(p));
+      if (letter && !in_letters) run_starts[1].push_back(static_cast<std::uint32_t>(p));
       in_word = word;
+      in_letters = letter;
       for (; next != at.end() && next->second == p; ++next) {
-        std::vector<std::uint32_t>& words = words_of[static_cast<std::size_t>(next->first)];
-        const auto w = static_cast<std::uint32_t>(word_starts.size());
-        if (words.empty() || words.back() != w) words.push_back(w);
+        for (std::size_t k = 0; k < 2; ++k) {
+          std::vector<std::uint32_t>& runs = runs_of[k][static_cast<std::size_t>(next->first)];
+          const auto w = static_cast<std::uint32_t>(run_starts[k].size());
+          if (runs.empty() || runs.back() != w) runs.push_back(w);
+        }
       }
     }
-    words_read = true;
+    runs_read = true;
   }
 };
 
@@ -592,17 +609,18 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
     return true;
   };
   // Whether an atom of each cover of an alternative lies within alt.words
-  // words of one of the others' (a match holds no more words).
+  // runs of one of the others' (a match holds no more).
   thread_local std::array<std::vector<std::uint32_t>, kMaxCovers> cover_words;
   auto near = [&](const Alternative& alt) {
-    scan.read_words(t, atoms_.size());
+    scan.read_runs(t, atoms_.size());
+    const auto& runs_of = scan.runs_of[static_cast<std::size_t>(alt.runs)];
     const std::vector<int>& list = further_[static_cast<std::size_t>(alt.rule)];
     std::size_t covers = 0, fewest = 0;
     for (auto x = list.begin() + alt.first; *x != kEndAlternative; ++x) {
       std::vector<std::uint32_t>& words = cover_words[covers];
       words.clear();
       for (; *x != kEndCover; ++x) {
-        const std::vector<std::uint32_t>& w = scan.words_of[static_cast<std::size_t>(*x)];
+        const std::vector<std::uint32_t>& w = runs_of[static_cast<std::size_t>(*x)];
         words.insert(words.end(), w.begin(), w.end());
       }
       std::sort(words.begin(), words.end());
@@ -657,16 +675,18 @@ void RuleSet::take_near(const NormalizedText& text, std::vector<int>& run, std::
 
 void RuleSet::near_spans(const std::string& t, int r,
                          std::vector<std::pair<std::uint32_t, std::uint32_t>>& spans) const {
-  scan.read_words(t, atoms_.size());
+  scan.read_runs(t, atoms_.size());
   spans.clear();
-  const std::vector<std::uint32_t>& starts = scan.word_starts;
   const auto n = static_cast<std::uint32_t>(t.size());
-  // Each alternative: its words bound, then its covers.
+  // Each alternative: its bound (how many runs of which kind), then its
+  // covers.
   const std::vector<int>& list = further_[static_cast<std::size_t>(r)];
   for (auto x = list.begin(); x != list.end(); ++x) {
     const auto words = static_cast<std::uint32_t>(*x++);
+    const auto kind = static_cast<std::size_t>(*x++);
+    const std::vector<std::uint32_t>& starts = scan.run_starts[kind];
     for (; *x != kEndCover; ++x) {
-      for (std::uint32_t w : scan.words_of[static_cast<std::size_t>(*x)]) {
+      for (std::uint32_t w : scan.runs_of[kind][static_cast<std::size_t>(*x)]) {
         // A match holding this atom (in word w, counted from 1) begins at
         // or after word w - words and ends before word w + words + 1.
         const std::uint32_t from = w > words ? starts[w - words - 1] : 0;

@@ -42,13 +42,15 @@
 // regexes do, which they need for the evidence anyway.
 //
 // Words apart: most rules' matches hold a bounded number of words (runs of
-// word bytes: "this\W+is\W+my\W+new\W+number" five; max_word_runs reads
-// the bound from the pattern, none for "\S+" or ".*"). A rule woken by
+// word bytes: "this\W+is\W+my\W+new\W+number" five; max_runs reads the
+// bound from the pattern, none for "\S+" or ".*"), or else of runs of
+// letters ("call\W+\d[\d\s-]{6,}\d": one, though its digits can make any
+// number of words). A rule woken by
 // atoms of several covers wakes only when one atom of each lies within that
-// many words of one of the others'; and over a long text, a woken rule
+// many runs of one of the others'; and over a long text, a woken rule
 // whose every alternative is bounded runs its own regex only over the
 // spans where a match holding one of its first cover's atoms can lie (so
-// many words either side of that atom), leftmost first, instead of
+// many runs either side of that atom), leftmost first, instead of
 // counting towards a pass of its set. Over a long e-mail "this", "new" and
 // "number" far apart wake nothing, and "new number" is searched a few
 // words around, not the whole mail. Which rules match, and where, cannot
@@ -81,6 +83,7 @@
 #include "data/data_source.h"
 #include "detect/finding.h"
 #include "normalize/normalize.h"
+#include "rules/word_runs.h"
 #include "scamcheck/status.h"
 
 namespace scamcheck::internal {
@@ -240,7 +243,8 @@ class RuleSet {
     int rule;
     std::uint32_t first;  // its covers in further_[rule]: the first one
     std::uint32_t at;     // its further ones (kEndAlternative: none)
-    int words;            // the most word runs a match holds (kAnyWords: no bound)
+    int words;            // the most runs a match holds (kAnyWords: no bound)
+    Runs runs;            // of words, or else of letters
   };
   static constexpr int kAnyWords = -1;
   struct Atom {
@@ -249,9 +253,10 @@ class RuleSet {
   };
   std::vector<Atom> atoms_;
   std::vector<int> group_of_;  // of each rule
-  // Of each rule, per alternative of its pattern (build()): the most words
-  // its matches hold (Alternative::words), the atoms of each of its covers,
-  // each cover ended by kEndCover, then kEndAlternative.
+  // Of each rule, per alternative of its pattern (build()): the most runs
+  // its matches hold and of which kind (Alternative::words and runs), the
+  // atoms of each of its covers, each cover ended by kEndCover, then
+  // kEndAlternative.
   static constexpr int kEndCover = -1, kEndAlternative = -2;
   std::vector<std::vector<int>> further_;
   std::vector<bool> bounded_;  // of each rule: every alternative's words bounded

@@ -14,28 +14,29 @@ int times(int runs, long count) {
   return runs == 0 ? 0 : static_cast<int>(std::min<long>(static_cast<long>(runs) * count, kMany));
 }
 
-// What a piece of a pattern can match: the most word runs (an upper
-// bound), and whether all it matches is word bytes ("pure": such pieces
-// side by side make one run, "this" or "\d+").
+// What a piece of a pattern can match: the most runs (an upper bound), and
+// whether all it matches is run bytes ("pure": such pieces side by side
+// make one run, "this" or "\d+" counting words).
 struct Piece {
   int runs = 0;
   bool pure = true;
 };
 
-constexpr Piece kEmpty{0, true};     // \b, ^, an empty group
-constexpr Piece kWord{1, true};      // a word byte: "a", \d, \w
-constexpr Piece kNonWord{0, false};  // a non-word byte: " ", "é", \s, \W
+constexpr Piece kEmpty{0, true};  // \b, ^, an empty group
+// (Named for words; with Runs::kLetters, "run byte" is a letter.)
+constexpr Piece kWord{1, true};      // a run byte: "a", \d, \w
+constexpr Piece kNonWord{0, false};  // a byte between runs: " ", "é", \s, \W
 constexpr Piece kEither{1, false};   // either: ".", \S, \pL
 
-bool word_code_point(std::uint32_t cp) {
-  return cp < 0x80 && is_word_byte(static_cast<unsigned char>(cp));
+bool in_run(std::uint32_t cp, Runs runs) {
+  return cp < 0x80 && run_byte(static_cast<unsigned char>(cp), runs);
 }
 
 // Reads RE2 syntax (re2/re2.h), conservatively: anything it does not know
 // fails the whole reading.
 class Reader {
  public:
-  explicit Reader(std::string_view p) : p_(p) {}
+  Reader(std::string_view p, Runs runs) : p_(p), runs_(runs) {}
 
   std::optional<int> read() {
     const Piece piece = alternation();
@@ -157,7 +158,7 @@ class Reader {
 
   Piece literal(char c) {
     const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x80) return is_word_byte(byte) ? kWord : kNonWord;
+    if (byte < 0x80) return run_byte(byte, runs_) ? kWord : kNonWord;
     while (more() && (static_cast<unsigned char>(peek()) & 0xC0) == 0x80)
       ++at_;  // the rest of its UTF-8
     return kNonWord;
@@ -228,8 +229,9 @@ class Reader {
     const char e = p_[at_++];
     switch (e) {
       case 'd':
+        return runs_ == Runs::kWords ? kWord : kNonWord;
       case 'w':
-        return kWord;
+        return runs_ == Runs::kWords ? kWord : kEither;
       case 's':
       case 'W':
       case 'n':
@@ -254,7 +256,7 @@ class Reader {
       case 'x': {
         const std::optional<std::uint32_t> cp = hex();
         if (!cp) return fail();
-        return word_code_point(*cp) ? kWord : kNonWord;
+        return in_run(*cp, runs_) ? kWord : kNonWord;
       }
       case 'Q': {  // literal up to \E
         std::size_t end = p_.find("\\E", at_);
@@ -262,7 +264,7 @@ class Reader {
         Piece out;
         bool in_run = false;
         for (std::size_t i = at_; i < end; ++i) {
-          const bool word = is_word_byte(static_cast<unsigned char>(p_[i]));
+          const bool word = run_byte(static_cast<unsigned char>(p_[i]), runs_);
           if (word && !in_run) out.runs = add(out.runs, 1);
           out.pure = out.pure && word;
           in_run = word;
@@ -311,8 +313,9 @@ class Reader {
         ++at_;
         if (!more()) return fail();
         const char e = p_[at_++];
-        if (e == 'd' || e == 'w') {
-          word = true;
+        if (e == 'd' || e == 'w') {  // digits: word bytes, not letters
+          (e == 'w' || runs_ == Runs::kWords ? word : non_word) = true;
+          non_word = non_word || (e == 'w' && runs_ == Runs::kLetters);
           continue;
         }
         if (e == 's' || e == 'W') {
@@ -349,7 +352,7 @@ class Reader {
         high = *cp;
       }
       for (std::uint32_t cp = low; cp <= std::min<std::uint32_t>(high, 0x7F); ++cp) {
-        (word_code_point(cp) ? word : non_word) = true;
+        (in_run(cp, runs_) ? word : non_word) = true;
       }
       if (high >= 0x80) non_word = true;
     }
@@ -360,12 +363,15 @@ class Reader {
   }
 
   std::string_view p_;
+  Runs runs_;
   std::size_t at_ = 0;
   bool failed_ = false;
 };
 
 }  // namespace
 
-std::optional<int> max_word_runs(std::string_view pattern) { return Reader(pattern).read(); }
+std::optional<int> max_runs(std::string_view pattern, Runs runs) {
+  return Reader(pattern, runs).read();
+}
 
 }  // namespace scamcheck::internal

@@ -268,7 +268,8 @@ TEST_CASE("over a long text a set woken by two of its rules runs") {
 TEST_CASE("over a long text a rule whose matches hold few words is searched near its atoms") {
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
     {"id": "en.a", "key": "urgency", "pattern": "\\b(?:this\\W+is|it'?s)\\W+my\\W+new\\W+number\\b"},
-    {"id": "en.b", "key": "urgency", "pattern": "\\bact\\W+now\\b|\\bnumber\\W+\\d+"}]})json"};
+    {"id": "en.b", "key": "urgency", "pattern": "\\bact\\W+now\\b|\\bnumber\\W+\\d+"},
+    {"id": "en.c", "key": "urgency", "pattern": "\\bcall\\W+(?:us\\W+)?\\+?\\d[\\d\\s-]{6,}\\d"}]})json"};
   auto set = RuleSet::compile({text}, any_key);
   REQUIRE(set.ok());
   const RuleSet& rules = **set;
@@ -292,11 +293,12 @@ TEST_CASE("over a long text a rule whose matches hold few words is searched near
   // the rules' own regexes over the whole text, up to its last byte.
   for (const std::string& t :
        {apart + " -- it's my new number", "It's my new number " + filler + "act now. number 7",
-        filler + "this is my new number" + filler + "act now", apart + " act now"}) {
+        filler + "this is my new number" + filler + "act now", apart + " act now",
+        "call " + filler + "call us 0800 123 456 78"}) {
     const NormalizedText normalized(t, true);
     wakes = rules.sets_woken(normalized);
     REQUIRE(wakes.ok());
-    CHECK(wakes->direct.empty());
+    CHECK(wakes->direct.empty());  // all bounded, in words or in runs of letters
     Findings out;
     REQUIRE(rules.match(normalized, out).ok());
     std::vector<std::pair<std::size_t, std::size_t>> found, expected;

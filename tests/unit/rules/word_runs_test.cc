@@ -10,12 +10,12 @@ using namespace scamcheck::internal;
 
 namespace {
 
-// Runs of word bytes in `text`.
-int runs_in(std::string_view text) {
+// Runs of word bytes (or letters) in `text`.
+int runs_in(std::string_view text, Runs kind) {
   int runs = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
-    runs += is_word_byte(static_cast<unsigned char>(text[i])) &&
-            (i == 0 || !is_word_byte(static_cast<unsigned char>(text[i - 1])));
+    runs += run_byte(static_cast<unsigned char>(text[i]), kind) &&
+            (i == 0 || !run_byte(static_cast<unsigned char>(text[i - 1]), kind));
   }
   return runs;
 }
@@ -42,6 +42,16 @@ TEST_CASE("words a match can hold: literals, classes, groups and repeats") {
   CHECK(max_word_runs("[]a]") == 1);
 }
 
+TEST_CASE("runs of letters bound what runs of words do not: numbers") {
+  CHECK_FALSE(max_word_runs("\\bcall\\W+\\+?\\d[\\d\\s-]{6,}\\d").has_value());
+  CHECK(max_runs("\\bcall\\W+\\+?\\d[\\d\\s-]{6,}\\d", Runs::kLetters) == 1);
+  CHECK(max_runs("\\d[\\d,.]*\\W+(?:btc|eth)", Runs::kLetters) == 1);
+  CHECK(max_runs("a1b", Runs::kLetters) == 2);
+  CHECK(max_runs("[a-z_]", Runs::kLetters) == 1);
+  CHECK_FALSE(max_runs("\\w+", Runs::kLetters).has_value());  // "a1a1a"
+  CHECK_FALSE(max_runs("[\\w.]+", Runs::kLetters).has_value());
+}
+
 TEST_CASE("no bound where a match can hold any number of words") {
   CHECK_FALSE(max_word_runs(".*").has_value());
   CHECK_FALSE(max_word_runs("\\S+").has_value());
@@ -57,14 +67,16 @@ TEST_CASE("no bound where a match can hold any number of words") {
   CHECK_FALSE(max_word_runs("\\1").has_value());
 }
 
-// The bound holds for what RE2 matches: every match of each pattern over
-// texts of words and separators holds no more runs than it says.
-TEST_CASE("a match never holds more words than the bound") {
+// The bounds hold for what RE2 matches: every match of each pattern over
+// texts of words and separators holds no more runs than they say.
+TEST_CASE("a match never holds more words, or runs of letters, than the bound") {
   const std::vector<std::string> patterns = {
       "\\b(?:this\\W+is|it'?s)\\W+(?:my|me\\W+on\\W+(?:my|a))\\W+new\\W+(?:number|no)\\b",
       "\\b\\d+\\W*%\\W+(?:de\\W+(?:lucro|retorno)\\W+)?(?:ao|por)\\W+(?:dia|m[eê]s)",
       "(?:\\w+\\W+){0,3}?win",
       "[\\d\\-]{2,4}x",
+      "\\bcall\\W+\\+?\\d[\\d\\s-]{6,}\\d",
+      "\\d[\\d,.]*\\W+(?:btc|eth)",
   };
   const std::vector<std::string> texts = {
       "hey, this is my new number!",
@@ -75,16 +87,22 @@ TEST_CASE("a match never holds more words than the bound") {
       "1-2x 1-2-3-4-5x",
       "this is me on my new number",
       "__ it s my new number __",
+      "call +44 7700 900 123 now",
+      "1,000.50 btc and 2 eth",
   };
   for (const std::string& pattern : patterns) {
     const RE2 regex("(" + pattern + ")");
     REQUIRE(regex.ok());
-    const std::optional<int> bound = max_word_runs(pattern);
-    REQUIRE_MESSAGE(bound.has_value(), pattern);
+    const std::optional<int> words = max_word_runs(pattern);
+    const std::optional<int> letters = max_runs(pattern, Runs::kLetters);
+    REQUIRE_MESSAGE((words || letters), pattern);
     for (const std::string& text : texts) {
       re2::StringPiece input(text), match;
       while (!input.empty() && RE2::FindAndConsume(&input, regex, &match)) {
-        CHECK_MESSAGE(runs_in(match) <= *bound, pattern, " over ", text);
+        if (words) CHECK_MESSAGE(runs_in(match, Runs::kWords) <= *words, pattern, " over ", text);
+        if (letters) {
+          CHECK_MESSAGE(runs_in(match, Runs::kLetters) <= *letters, pattern, " over ", text);
+        }
         if (match.empty()) break;
       }
     }
