@@ -2,8 +2,8 @@
 // rather than time (so it does not move with the machine's load). For each
 // JSONL file given (corpus or fixture records; text records only), per
 // text: the RE2 set passes, the rules run by their own regex (a set woken
-// by too few of its rules leaves them to it; over a long text, the rules
-// whose matches hold few words, near their atoms only) and how many of
+// by too few of its rules leaves them to it; the rules whose matches hold
+// few words, near their atoms only) and how many of
 // those match.
 // An own-regex call that finds nothing is work the rules' covers could not
 // spare (RuleSet::build); the rules with the most such calls are listed.

@@ -503,9 +503,10 @@ struct Scan {
   std::vector<std::pair<int, std::uint32_t>> at;
   // Per kind of run (Runs: words, runs of letters), of each atom found: the
   // runs it was found in, as the number of runs begun at or before its
-  // first byte; and where each run of the text begins.
+  // first byte; where each run of the text begins (the first `runs`).
   std::array<std::vector<std::vector<std::uint32_t>>, 2> runs_of;
   std::array<std::vector<std::uint32_t>, 2> run_starts;
+  std::array<std::size_t, 2> runs{};
   bool runs_read = false;
 
   void reset(std::size_t atoms) {
@@ -526,22 +527,46 @@ struct Scan {
     for (auto& of : runs_of) {
       if (of.size() < atoms) of.resize(atoms);
     }
-    for (auto& starts : run_starts) starts.clear();
-    bool in_word = false, in_letters = false;
-    auto next = at.begin();
+    // Where runs begin: a byte of the kind after one not of it (bit 0:
+    // words, bit 1: letters), found by a table look-up per byte.
+    static constexpr std::array<std::uint8_t, 256> kKind = [] {
+      std::array<std::uint8_t, 256> kind{};
+      for (int c = 0; c < 256; ++c) {
+        const auto byte = static_cast<unsigned char>(c);
+        kind[static_cast<std::size_t>(c)] = static_cast<std::uint8_t>(
+            (is_word_byte(byte) ? 1 : 0) | (run_byte(byte, Runs::kLetters) ? 2 : 0));
+      }
+      return kind;
+    }();
+    // Every position is written, and kept where a run begins: no branch
+    // per byte.
+    for (auto& starts : run_starts) {
+      if (starts.size() < t.size() + 1) starts.resize(t.size() + 1);
+    }
+    std::uint32_t* words = run_starts[0].data();
+    std::uint32_t* letters = run_starts[1].data();
+    std::size_t n_words = 0, n_letters = 0;
+    unsigned before = 0;
     for (std::size_t p = 0; p < t.size(); ++p) {
-      const auto c = static_cast<unsigned char>(t[p]);
-      const bool word = is_word_byte(c), letter = run_byte(c, Runs::kLetters);
-      if (word && !in_word) run_starts[0].push_back(static_cast<std::uint32_t>(p));
-      if (letter && !in_letters) run_starts[1].push_back(static_cast<std::uint32_t>(p));
-      in_word = word;
-      in_letters = letter;
-      for (; next != at.end() && next->second == p; ++next) {
-        for (std::size_t k = 0; k < 2; ++k) {
-          std::vector<std::uint32_t>& runs = runs_of[k][static_cast<std::size_t>(next->first)];
-          const auto w = static_cast<std::uint32_t>(run_starts[k].size());
-          if (runs.empty() || runs.back() != w) runs.push_back(w);
-        }
+      const unsigned kind = kKind[static_cast<unsigned char>(t[p])];
+      const unsigned begins = kind & ~before;
+      before = kind;
+      words[n_words] = static_cast<std::uint32_t>(p);
+      letters[n_letters] = static_cast<std::uint32_t>(p);
+      n_words += begins & 1;
+      n_letters += begins >> 1;
+    }
+    runs = {n_words, n_letters};
+    // Each atom found (in the order of the text): how many runs begin at
+    // or before it.
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::uint32_t* starts = run_starts[k].data();
+      std::size_t begun = 0;
+      for (const auto& [a, p] : at) {
+        while (begun < runs[k] && starts[begun] <= p) ++begun;
+        std::vector<std::uint32_t>& runs = runs_of[k][static_cast<std::size_t>(a)];
+        const auto w = static_cast<std::uint32_t>(begun);
+        if (runs.empty() || runs.back() != w) runs.push_back(w);
       }
     }
     runs_read = true;
@@ -656,10 +681,9 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
   return {};
 }
 
-void RuleSet::take_near(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken,
+void RuleSet::take_near(std::vector<int>& run, std::vector<int>& woken,
                         std::vector<int>& near) const {
   near.clear();
-  if (text.text().size() <= kLongTextBytes) return;
   std::size_t kept = 0;
   for (int r : woken) {
     const auto rule = static_cast<std::size_t>(r);
@@ -684,13 +708,14 @@ void RuleSet::near_spans(const std::string& t, int r,
   for (auto x = list.begin(); x != list.end(); ++x) {
     const auto words = static_cast<std::uint32_t>(*x++);
     const auto kind = static_cast<std::size_t>(*x++);
-    const std::vector<std::uint32_t>& starts = scan.run_starts[kind];
+    const std::uint32_t* starts = scan.run_starts[kind].data();
+    const std::size_t count = scan.runs[kind];
     for (; *x != kEndCover; ++x) {
       for (std::uint32_t w : scan.runs_of[kind][static_cast<std::size_t>(*x)]) {
         // A match holding this atom (in word w, counted from 1) begins at
         // or after word w - words and ends before word w + words + 1.
         const std::uint32_t from = w > words ? starts[w - words - 1] : 0;
-        const std::uint32_t to = w + words < starts.size() ? starts[w + words] : n;
+        const std::uint32_t to = w + words < count ? starts[w + words] : n;
         spans.emplace_back(from, to);
       }
     }
@@ -716,9 +741,11 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
   std::vector<int> run, woken;
   Wakes wakes;
   if (Status s = wake(text, run, woken); !s.ok()) return s;
-  take_near(text, run, woken, wakes.near);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
+  }
+  take_near(run, woken, wakes.near);
+  for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.run += runs_set(run, g, text.text().size()) ? 1 : 0;
   }
   for (int r : woken) {
@@ -733,7 +760,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   thread_local std::vector<char> is_near;  // of each rule: all zero between calls
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
   if (Status s = wake(text, run, woken); !s.ok()) return s;
-  take_near(text, run, woken, near);
+  take_near(run, woken, near);
   if (is_near.size() < rules_.size()) is_near.resize(rules_.size(), 0);
   for (int r : near) is_near[static_cast<std::size_t>(r)] = 1;
   matched.clear();
@@ -753,8 +780,8 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     }
   }
   // A group the text wakes by a rule or two: those rules' own regexes
-  // (below) instead of a pass of its set; and over a long text, the rules
-  // whose matches hold few words: their own regexes near their atoms.
+  // (below) instead of a pass of its set; and the rules whose matches hold
+  // few words: their own regexes near their atoms.
   for (int r : woken) {
     if (!runs_set(run, static_cast<std::size_t>(group_of_[static_cast<std::size_t>(r)]),
                   text.text().size())) {

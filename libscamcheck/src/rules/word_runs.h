@@ -20,10 +20,10 @@ namespace scamcheck::internal {
 enum class Runs { kWords, kLetters };
 
 // Whether a byte is an ASCII word byte; one of a run of `runs`.
-inline bool is_word_byte(unsigned char c) {
+constexpr bool is_word_byte(unsigned char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-inline bool run_byte(unsigned char c, Runs runs) {
+constexpr bool run_byte(unsigned char c, Runs runs) {
   return runs == Runs::kWords ? is_word_byte(c) : (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 

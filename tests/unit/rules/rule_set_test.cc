@@ -178,12 +178,13 @@ TEST_CASE("a rule's literal wakes it anywhere in the text, up to its last bytes"
 }
 
 TEST_CASE("a set woken by one or two of its rules leaves them to their own regexes") {
-  // Four rules with literals, one file: one set.
+  // Four rules with literals, one file: one set. ("\S*": matches of any
+  // number of words, so no search near the atoms instead.)
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
-    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
-    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"},
-    {"id": "en.c", "key": "urgency", "pattern": "\\bimmediately\\b"},
-    {"id": "en.d", "key": "prize", "pattern": "\\byou\\W+(?:have\\W+)?won\\b"}]})json"};
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\S*"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\S*"},
+    {"id": "en.c", "key": "urgency", "pattern": "\\bimmediately\\S*"},
+    {"id": "en.d", "key": "prize", "pattern": "\\byou\\W+(?:have\\W+)?won\\S*"}]})json"};
   auto set = RuleSet::compile({text}, any_key);
   REQUIRE(set.ok());
   REQUIRE((*set)->set_count() == 1);
@@ -201,7 +202,7 @@ TEST_CASE("a set woken by one or two of its rules leaves them to their own regex
   CHECK(wakes(two).run == 0);
   CHECK(keys(two) == std::vector<std::string>{"credential_request", "urgency"});
   // Woken but not matching: nothing.
-  CHECK(keys("Your passwords expire in hours").empty());
+  CHECK(keys("The password of your account expires in hours").empty());
   // More than two rules woken: the set runs; findings in rule order.
   const char* three = "You have won! Your password expires in 2 hours, act immediately";
   CHECK(wakes(three).run == 1);
@@ -219,12 +220,12 @@ TEST_CASE("a rule of several alternatives wakes only when one of them can match"
     {"id": "en.c", "key": "urgency", "pattern": "[|]\\W*last\\W+chance|\\|\\W*final\\W+call"}]})json"};
   auto set = RuleSet::compile({text}, any_key);
   REQUIRE(set.ok());
-  auto direct = [&](const char* t) {
+  auto direct = [&](const char* t) {  // the rules run by their own regexes
     std::vector<std::string> ids;
     const auto wakes = (*set)->sets_woken(NormalizedText(t, true));
     REQUIRE(wakes.ok());
-    for (int r : wakes->direct) {
-      ids.push_back((*set)->rules()[static_cast<std::size_t>(r)].id);
+    for (const std::vector<int>* list : {&wakes->direct, &wakes->near}) {
+      for (int r : *list) ids.push_back((*set)->rules()[static_cast<std::size_t>(r)].id);
     }
     return ids;
   };
@@ -265,7 +266,7 @@ TEST_CASE("over a long text a set woken by two of its rules runs") {
   CHECK(out[1].start == two.find('2'));
 }
 
-TEST_CASE("over a long text a rule whose matches hold few words is searched near its atoms") {
+TEST_CASE("a rule whose matches hold few words is searched near its atoms") {
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
     {"id": "en.a", "key": "urgency", "pattern": "\\b(?:this\\W+is|it'?s)\\W+my\\W+new\\W+number\\b"},
     {"id": "en.b", "key": "urgency", "pattern": "\\bact\\W+now\\b|\\bnumber\\W+\\d+"},
@@ -294,7 +295,7 @@ TEST_CASE("over a long text a rule whose matches hold few words is searched near
   for (const std::string& t :
        {apart + " -- it's my new number", "It's my new number " + filler + "act now. number 7",
         filler + "this is my new number" + filler + "act now", apart + " act now",
-        "call " + filler + "call us 0800 123 456 78"}) {
+        "call " + filler + "call us 0800 123 456 78", std::string("it's my new number, act now")}) {
     const NormalizedText normalized(t, true);
     wakes = rules.sets_woken(normalized);
     REQUIRE(wakes.ok());
