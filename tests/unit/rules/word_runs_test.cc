@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <re2/re2.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -105,6 +107,35 @@ TEST_CASE("a match never holds more words, or runs of letters, than the bound") 
         }
         if (match.empty()) break;
       }
+    }
+  }
+}
+
+// Patterns come from rule files a deployment may write: any text, cut
+// anywhere, is read without reading past its end (the ASan build runs this).
+TEST_CASE("any text, cut anywhere, is read safely") {
+  const std::string pieces[] = {"\\", "x",    "{",   "}",  "[",   "]",   "^",   "-",
+                                "(",  ")",    "?",   "P<", ">",   ":",   "|",   "*",
+                                "+",  "a",    "1",   ",",  "\\Q", "\\E", "[:",  ":]",
+                                "é",  "\xC3", "\\p", "s",  "i",   "\\b", "\\S", "."};
+  std::uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1103515245u + 12345u;
+    return state >> 16;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    std::string pattern;
+    const std::uint32_t length = next() % 12;
+    for (std::uint32_t i = 0; i < length; ++i) pattern += pieces[next() % std::size(pieces)];
+    for (std::size_t cut = 0; cut <= pattern.size(); ++cut) {
+      // On the heap, exactly its bytes: a read past them is ASan's to see.
+      const std::unique_ptr<char[]> bytes(new char[cut]);
+      std::copy_n(pattern.data(), cut, bytes.get());
+      const std::string_view text(bytes.get(), cut);
+      const std::optional<int> words = max_runs(text, Runs::kWords);
+      const std::optional<int> letters = max_runs(text, Runs::kLetters);
+      CHECK((!words || *words >= 0));
+      CHECK((!letters || *letters >= 0));
     }
   }
 }
