@@ -13,6 +13,36 @@ using namespace scamcheck::internal;
 
 namespace {
 bool any_key(std::string_view) { return true; }
+
+using Spans = std::vector<std::tuple<std::string, std::size_t, std::size_t>>;
+
+// The findings of `rules` over `text`: key and span in original bytes.
+Spans found_in(const RuleSet& rules, const NormalizedText& text) {
+  Findings out;
+  REQUIRE(rules.match(text, out).ok());
+  Spans found;
+  for (const Finding& f : out) found.emplace_back(f.key, f.start, f.end);
+  return found;
+}
+
+// What each rule's own regex finds searching the whole text, in rule
+// order: its first match's evidence (group 1 where it has one).
+Spans whole_text(const RuleSet& rules, const NormalizedText& text) {
+  Spans expected;
+  const std::string& t = text.text();
+  re2::StringPiece groups[2];
+  for (const Rule& rule : rules.rules()) {
+    const RE2& regex = rule.regex();
+    const int n = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
+    if (!regex.Match(t, 0, t.size(), RE2::UNANCHORED, groups, n)) continue;
+    const re2::StringPiece evidence = n > 1 && !groups[1].empty() ? groups[1] : groups[0];
+    if (evidence.empty()) continue;
+    const auto start = static_cast<std::size_t>(evidence.data() - t.data());
+    const auto [from, to] = text.to_original(start, start + evidence.size());
+    expected.emplace_back(rule.key, from, to);
+  }
+  return expected;
+}
 }  // namespace
 
 TEST_CASE("rules compile into one set and report spans in original bytes") {
@@ -300,20 +330,8 @@ TEST_CASE("a rule whose matches hold few words is searched near its atoms") {
     wakes = rules.sets_woken(normalized);
     REQUIRE(wakes.ok());
     CHECK(wakes->direct.empty());  // all bounded, in words or in runs of letters
-    Findings out;
-    REQUIRE(rules.match(normalized, out).ok());
-    std::vector<std::pair<std::size_t, std::size_t>> found, expected;
-    for (const Finding& f : out) found.emplace_back(f.start, f.end);
-    for (const Rule& rule : rules.rules()) {
-      re2::StringPiece m;
-      if (!rule.regex().Match(normalized.text(), 0, normalized.text().size(), RE2::UNANCHORED, &m,
-                              1)) {
-        continue;
-      }
-      const auto start = static_cast<std::size_t>(m.data() - normalized.text().data());
-      expected.push_back(normalized.to_original(start, start + m.size()));
-    }
-    CHECK_MESSAGE(found == expected, t.substr(t.size() - 40));
+    CHECK_MESSAGE(found_in(rules, normalized) == whole_text(rules, normalized),
+                  t.substr(t.size() - 40));
   }
 }
 
@@ -369,25 +387,7 @@ TEST_CASE("the data pack's rules: long texts find what each rule's whole-text se
     }
     const NormalizedText normalized(text, true);
     if (normalized.text().size() <= 1024) continue;
-    std::vector<std::tuple<std::string, std::size_t, std::size_t>> expected, found;
-    re2::StringPiece groups[2];
-    for (const Rule& rule : rules.rules()) {
-      const RE2& regex = rule.regex();
-      const int n = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
-      if (!regex.Match(normalized.text(), 0, normalized.text().size(), RE2::UNANCHORED, groups,
-                       n)) {
-        continue;
-      }
-      re2::StringPiece evidence = n > 1 && !groups[1].empty() ? groups[1] : groups[0];
-      if (evidence.empty()) continue;
-      const auto start = static_cast<std::size_t>(evidence.data() - normalized.text().data());
-      const auto [from, to] = normalized.to_original(start, start + evidence.size());
-      expected.emplace_back(rule.key, from, to);
-    }
-    Findings out;
-    REQUIRE(rules.match(normalized, out).ok());
-    for (const Finding& f : out) found.emplace_back(f.key, f.start, f.end);
-    CHECK_MESSAGE(found == expected, text.substr(0, 80));
+    CHECK_MESSAGE(found_in(rules, normalized) == whole_text(rules, normalized), text.substr(0, 80));
     ++texts;
     near += rules.sets_woken(normalized)->near.size();
   }
