@@ -757,12 +757,9 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
 
 Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   thread_local std::vector<int> in_set, matched, run, woken, near;
-  thread_local std::vector<char> is_near;  // of each rule: all zero between calls
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
   if (Status s = wake(text, run, woken); !s.ok()) return s;
   take_near(run, woken, near);
-  if (is_near.size() < rules_.size()) is_near.resize(rules_.size(), 0);
-  for (int r : near) is_near[static_cast<std::size_t>(r)] = 1;
   matched.clear();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& group = groups_[g];
@@ -771,12 +768,13 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     in_set.clear();
     if (!group.set->Match(text.text(), &in_set, &error)) {
       if (error.kind == RE2::Set::kNoError) continue;
-      for (int r : near) is_near[static_cast<std::size_t>(r)] = 0;
       return set_failed(error.kind);
     }
+    // A bounded rule the set found matches, so the text woke it: it is
+    // among `near`, searched near its atoms below.
     for (int i : in_set) {
       const int r = group.rules[static_cast<std::size_t>(i)];
-      if (!is_near[static_cast<std::size_t>(r)]) matched.push_back(r);
+      if (!bounded_[static_cast<std::size_t>(r)]) matched.push_back(r);
     }
   }
   // A group the text wakes by a rule or two: those rules' own regexes
@@ -793,20 +791,18 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   std::sort(matched.begin(), matched.end());
   const re2::StringPiece input(text.text());
   re2::StringPiece groups[2];
-  Status status;
   for (int index : matched) {
     const Rule& rule = rules_[static_cast<std::size_t>(index)];
     const RE2& regex = rule.regex();
     if (!regex.ok()) {  // compiled on first use, beyond its memory budget
-      status = Status::resource_exhausted("rule '" + rule.id + "': " + regex.error());
-      break;
+      return Status::resource_exhausted("rule '" + rule.id + "': " + regex.error());
     }
     const int ngroups = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
     // Near its atoms: the spans a match can lie in, first to last. A match
     // in an earlier span would be one further left; the regex sees the
     // whole text around a span (\b, ^ and $ read it).
     bool found = false;
-    if (is_near[static_cast<std::size_t>(index)]) {
+    if (bounded_[static_cast<std::size_t>(index)]) {
       near_spans(text.text(), index, spans);
       for (const auto& [from, to] : spans) {
         found = regex.Match(input, from, to, RE2::UNANCHORED, groups, ngroups);
@@ -827,8 +823,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     f.severity = rule.severity;
     out.push_back(std::move(f));
   }
-  for (int r : near) is_near[static_cast<std::size_t>(r)] = 0;
-  return status;
+  return {};
 }
 
 bool RuleSet::matches(const Rule& rule, std::string_view text) {
