@@ -540,6 +540,9 @@ class Workflow(unittest.TestCase, Shapes):
             self.assertEqual((d["risk_score"], d["ai_explanation"], d["risk_text"]),
                              (88, "Workflow says: danger", "Gefährlich"))
             self.assertEqual(d["ai_indicators"], ["workflow indicator one", "workflow indicator two"])
+            # The check completes when the server stores the result, a moment
+            # before the stand-in has read the server's answer to its POST.
+            self.assertTrue(wf.wait_for(lambda w: w.callbacks))
             self.assertEqual(wf.callbacks[0][0], 200)
             secret = sent["callback_url"].rsplit("/", 1)[1]
             self.assertNotIn(secret, server.read_log())
@@ -571,6 +574,7 @@ class Workflow(unittest.TestCase, Shapes):
                 self.assertEqual(d["risk_level"], "danger")
                 self.assertNotIn("Workflow says", d["ai_explanation"])
                 if mode == "inconsistent":
+                    self.assertTrue(wf.wait_for(lambda w: w.callbacks))
                     self.assertEqual(wf.callbacks[0][0], 422)
                 if mode == "late":
                     self.assertTrue(wf.wait_for(lambda w: w.callbacks, timeout=5))
