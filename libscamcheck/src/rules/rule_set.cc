@@ -372,6 +372,15 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     for (const std::string& atom : covers[r]) shortest = std::min(shortest, atom.size());
     return shortest;
   };
+  // A rule whose every alternative's matches hold a bounded number of runs
+  // is searched near its atoms whenever a text wakes it (match()): no set
+  // holds it.
+  bounded_.assign(rules_.size(), false);
+  for (std::size_t r = 0; r < rules_.size(); ++r) {
+    bounded_[r] = !covers[r].empty() &&
+                  std::all_of(alt_words[r].begin(), alt_words[r].end(),
+                              [](const auto& bound) { return bound.first != kAnyWords; });
+  }
   std::vector<int> order(rules_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
@@ -388,7 +397,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       for (; k < order.size(); ++k) {
         const auto i = static_cast<std::size_t>(order[k]);
         if (covered && file_of[i] != file) break;
-        if (covers[i].empty() == covered) continue;
+        if (covers[i].empty() == covered || bounded_[i]) continue;
         if (group.rules.size() == (covered ? kRulesPerSet : kAlwaysRulesPerSet)) break;
         group.rules.push_back(static_cast<int>(i));
       }
@@ -433,34 +442,31 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
     }
     return static_cast<int>(it->second);
   };
-  group_of_.assign(rules_.size(), 0);
-  further_.assign(rules_.size(), {});
-  bounded_.assign(rules_.size(), false);
+  group_of_.assign(rules_.size(), kNoGroup);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
-    for (int r : groups_[g].rules) {
-      const auto rule = static_cast<std::size_t>(r);
-      group_of_[rule] = static_cast<int>(g);
-      if (covers[rule].empty()) continue;  // always runs
-      // Each alternative's bound (how many runs of which kind) and covers,
-      // then kEndAlternative; the first cover's atoms point there.
-      std::vector<int>& list = further_[rule];
-      bounded_[rule] = true;
-      for (std::size_t a = 0; a < alt_covers[rule].size(); ++a) {
-        const auto& alt = alt_covers[rule][a];
-        const auto [words, runs] = alt_words[rule][a];
-        list.push_back(words);
-        list.push_back(static_cast<int>(runs));
-        bounded_[rule] = bounded_[rule] && words != kAnyWords;
-        Alternative entry{r, static_cast<std::uint32_t>(list.size()), 0, words, runs};
-        for (std::size_t k = 0; k < alt.size(); ++k) {
-          for (const std::string& atom : alt[k]) list.push_back(atom_id(atom));
-          list.push_back(kEndCover);
-          if (k == 0) entry.at = static_cast<std::uint32_t>(list.size());
-        }
-        list.push_back(kEndAlternative);
-        for (const std::string& atom : alt.front()) {
-          atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(entry);
-        }
+    for (int r : groups_[g].rules) group_of_[static_cast<std::size_t>(r)] = static_cast<int>(g);
+  }
+  further_.assign(rules_.size(), {});
+  for (std::size_t rule = 0; rule < rules_.size(); ++rule) {
+    if (covers[rule].empty()) continue;  // always runs
+    // Each alternative's bound (how many runs of which kind) and covers,
+    // then kEndAlternative; the first cover's atoms point there.
+    std::vector<int>& list = further_[rule];
+    for (std::size_t a = 0; a < alt_covers[rule].size(); ++a) {
+      const auto& alt = alt_covers[rule][a];
+      const auto [words, runs] = alt_words[rule][a];
+      list.push_back(words);
+      list.push_back(static_cast<int>(runs));
+      Alternative entry{static_cast<int>(rule), static_cast<std::uint32_t>(list.size()), 0, words,
+                        runs};
+      for (std::size_t k = 0; k < alt.size(); ++k) {
+        for (const std::string& atom : alt[k]) list.push_back(atom_id(atom));
+        list.push_back(kEndCover);
+        if (k == 0) entry.at = static_cast<std::uint32_t>(list.size());
+      }
+      list.push_back(kEndAlternative);
+      for (const std::string& atom : alt.front()) {
+        atoms_[static_cast<std::size_t>(atom_id(atom))].first_of.push_back(entry);
       }
     }
   }
@@ -674,22 +680,20 @@ Status RuleSet::wake(const NormalizedText& text, std::vector<int>& run,
       }
       rule_woken[rule] = 1;
       woken.push_back(alt.rule);
-      ++run[static_cast<std::size_t>(group_of_[rule])];
+      if (group_of_[rule] != kNoGroup) ++run[static_cast<std::size_t>(group_of_[rule])];
     }
   }
   for (int r : woken) rule_woken[static_cast<std::size_t>(r)] = 0;
   return {};
 }
 
-void RuleSet::take_near(std::vector<int>& run, std::vector<int>& woken,
-                        std::vector<int>& near) const {
+void RuleSet::take_near(std::vector<int>& woken, std::vector<int>& near) const {
   near.clear();
   std::size_t kept = 0;
   for (int r : woken) {
     const auto rule = static_cast<std::size_t>(r);
     if (bounded_[rule]) {
       near.push_back(r);
-      --run[static_cast<std::size_t>(group_of_[rule])];
     } else {
       woken[kept++] = r;
     }
@@ -744,7 +748,7 @@ Result<RuleSet::Wakes> RuleSet::sets_woken(const NormalizedText& text) const {
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.woken += groups_[g].always || run[g] > 0 ? 1 : 0;
   }
-  take_near(run, woken, wakes.near);
+  take_near(woken, wakes.near);
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     wakes.run += runs_set(run, g, text.text().size()) ? 1 : 0;
   }
@@ -759,7 +763,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   thread_local std::vector<int> in_set, matched, run, woken, near;
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> spans;
   if (Status s = wake(text, run, woken); !s.ok()) return s;
-  take_near(run, woken, near);
+  take_near(woken, near);
   matched.clear();
   for (std::size_t g = 0; g < groups_.size(); ++g) {
     const Group& group = groups_[g];
@@ -770,12 +774,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
       if (error.kind == RE2::Set::kNoError) continue;
       return set_failed(error.kind);
     }
-    // A bounded rule the set found matches, so the text woke it: it is
-    // among `near`, searched near its atoms below.
-    for (int i : in_set) {
-      const int r = group.rules[static_cast<std::size_t>(i)];
-      if (!bounded_[static_cast<std::size_t>(r)]) matched.push_back(r);
-    }
+    for (int i : in_set) matched.push_back(group.rules[static_cast<std::size_t>(i)]);
   }
   // A group the text wakes by a rule or two: those rules' own regexes
   // (below) instead of a pass of its set; and the rules whose matches hold

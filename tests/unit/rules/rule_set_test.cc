@@ -162,11 +162,13 @@ TEST_CASE("load reads every rules/*.json of a data directory, sorted by name") {
 }
 
 TEST_CASE("a set whose rules' literals are absent from the text does not run") {
+  // ("\S*": matches of any number of words, so the rules are in sets, not
+  // searched near their literals.)
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
-    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\b"},
-    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\b"}]})json"};
+    {"id": "en.a", "key": "credential_request", "pattern": "\\byour\\W+password\\S*"},
+    {"id": "en.b", "key": "urgency", "pattern": "\\b\\d+\\W+hours?\\S*"}]})json"};
   const RuleFile fr{"fr.json", R"json({"version": 1, "rules": [
-    {"id": "fr.a", "key": "credential_request", "pattern": "votre\\W+(?:mot\\W+de\\W+passe|code)"}]})json"};
+    {"id": "fr.a", "key": "credential_request", "pattern": "votre\\W+(?:mot\\W+de\\W+passe|code)\\S*"}]})json"};
   auto set = RuleSet::compile({text, fr}, any_key);
   REQUIRE(set.ok());
   // Every rule has a literal each of its matches holds ("your" or
@@ -190,13 +192,16 @@ TEST_CASE("a set whose rules' literals are absent from the text does not run") {
 TEST_CASE("a rule's literal wakes it anywhere in the text, up to its last bytes") {
   // Atoms are read four bytes at a time; the last three places of a text
   // have fewer left.
+  // Matches of one word: each rule is searched near its literal, in no set.
   const RuleFile text{"text.json", R"json({"version": 1, "rules": [
     {"id": "en.a", "key": "prize", "pattern": "\\bwon\\b"},
     {"id": "en.b", "key": "urgency", "pattern": "\\burgent\\b"}]})json"};
   auto set = RuleSet::compile({text}, any_key);
   REQUIRE(set.ok());
-  REQUIRE((*set)->set_count() == 1);
-  auto woken = [&](const char* t) { return (*set)->sets_woken(NormalizedText(t, true))->woken; };
+  REQUIRE((*set)->set_count() == 0);
+  auto woken = [&](const char* t) {
+    return (*set)->sets_woken(NormalizedText(t, true))->near.size();
+  };
   for (const char* t : {"won", "you won", "won now", "urgent", "so urgent", "URGENT!"}) {
     INFO(t);
     CHECK(woken(t) == 1);
