@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "rules/alternatives.h"
 #include "rules/word_runs.h"
 #include "util/json.h"
 
@@ -72,55 +73,87 @@ void for_each_index(std::size_t n, unsigned threads, const Fn& fn) {
 #endif
 }
 
-// The top-level alternatives of `pattern` ("a|b(c|d)|e" → "a", "b(c|d)",
-// "e"); the whole pattern alone when it has none, or when a bare flag group
-// ("(?i)") at top level would reach across them.
-std::vector<std::string_view> top_alternatives(std::string_view pattern) {
-  std::vector<std::string_view> out;
-  int depth = 0;
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < pattern.size(); ++i) {
-    const char c = pattern[i];
-    if (c == '\\') {
-      if (i + 1 < pattern.size() && pattern[i + 1] == 'Q') {  // \Q...\E: all literal
-        const std::size_t e = pattern.find("\\E", i + 2);
-        i = e == std::string_view::npos ? pattern.size() : e + 1;
-      } else {
-        ++i;
-      }
-    } else if (c == '[') {  // a class: ']' first (after '^') is a member
-      std::size_t j = i + 1;
-      if (j < pattern.size() && pattern[j] == '^') ++j;
-      if (j < pattern.size() && pattern[j] == ']') ++j;
-      for (; j < pattern.size() && pattern[j] != ']'; ++j) {
-        if (pattern[j] == '\\') ++j;
-        if (pattern.compare(j, 2, "[:") == 0) {  // [:alpha:]
-          const std::size_t e = pattern.find(":]", j + 2);
-          if (e != std::string_view::npos) j = e + 1;
-        }
-      }
-      i = j;
-    } else if (c == '(') {
-      if (depth == 0 && pattern.compare(i, 2, "(?") == 0) {
-        const std::size_t e = pattern.find_first_of(":)", i + 2);
-        if (e != std::string_view::npos && pattern[e] == ')') return {pattern};
-      }
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (c == '|' && depth == 0) {
-      out.push_back(pattern.substr(from, i - from));
-      from = i + 1;
-    }
-  }
-  out.push_back(pattern.substr(from));
-  return out;
-}
-
 // "No match" and "could not check" differ: never report the latter as safe.
 Status set_failed(RE2::Set::ErrorKind kind) {
   return Status::internal("rule set match failed (RE2 error " +
                           std::to_string(static_cast<int>(kind)) + ")");
+}
+
+using Covers = std::vector<std::vector<std::string>>;
+
+// The covers of a regex (the only one `filter` holds, compiled): literals
+// ("atoms", lowercased) one of which every text it matches holds. RE2's
+// prefilter gives the regex's atoms and which atoms let it pass (an AND/OR
+// tree); the first cover starts as all of them and drops atoms, shortest
+// first, while the regex still cannot pass with every dropped atom
+// present. Further covers (`max_covers` in all), each of the atoms outside
+// the covers so far, the same way with those covers' atoms present too:
+// where the regex needs two or more things ("your" and "password"), a text
+// must hold one atom of each. None: the regex passes with no atom.
+Covers covers_of(re2::FilteredRE2& filter, std::size_t max_covers) {
+  Covers covers;
+  std::vector<std::string> atoms;
+  filter.Compile(&atoms);
+  std::vector<int> present, passed, order;
+  filter.AllPotentials(present, &passed);
+  if (atoms.empty() || !passed.empty()) return covers;  // passes with no atom
+  order.resize(atoms.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
+  });
+  // Drops atoms of `cover` (true: in it) while the regex cannot pass with
+  // every atom outside it present.
+  auto shrink = [&](std::vector<bool>& cover) {
+    for (int candidate : order) {
+      if (!cover[static_cast<std::size_t>(candidate)]) continue;
+      cover[static_cast<std::size_t>(candidate)] = false;
+      present.clear();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (!cover[i]) present.push_back(static_cast<int>(i));
+      }
+      filter.AllPotentials(present, &passed);
+      if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
+    }
+  };
+  std::vector<bool> taken(atoms.size(), false);
+  for (std::size_t k = 0; k < max_covers; ++k) {
+    if (k > 0) {  // a further cover only while the covers so far let it pass
+      present.clear();
+      for (std::size_t i = 0; i < atoms.size(); ++i) {
+        if (taken[i]) present.push_back(static_cast<int>(i));
+      }
+      filter.AllPotentials(present, &passed);
+      if (!passed.empty()) break;
+    }
+    std::vector<bool> next(atoms.size());
+    for (std::size_t i = 0; i < atoms.size(); ++i) next[i] = !taken[i];
+    // `shrink` reads "outside the cover" as present: the covers so far are.
+    shrink(next);
+    std::vector<std::string>& cover = covers.emplace_back();
+    for (std::size_t i = 0; i < atoms.size(); ++i) {
+      if (next[i]) cover.push_back(atoms[i]);
+      taken[i] = taken[i] || next[i];
+    }
+  }
+  return covers;
+}
+
+// The covers of a pattern (a rule's, or one of its top-level alternatives),
+// or nullopt if it does not compile. Read from it unfactored: RE2 factors
+// "card\W+number|cvv" into "c(?:ard\W+number|vv)", whose prefilter needs no
+// literal at all ("vv" is too short), though every match holds "card" or
+// "cvv". As written only where that does not compile (its memory budget).
+std::optional<Covers> read_covers(std::string_view pattern, int min_atom_bytes,
+                                  std::size_t max_covers) {
+  for (const std::string& text : {unfactored(pattern), std::string(pattern)}) {
+    re2::FilteredRE2 filter(min_atom_bytes);
+    int id = 0;
+    if (filter.Add(text, rule_options(kRuleMaxMemBytes), &id) == RE2::NoError) {
+      return covers_of(filter, max_covers);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -217,35 +250,32 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
   }
-  // A rule of several top-level alternatives: each one compiled for its
-  // prefilter (build() reads the rule's covers from them), and the rule's
-  // own regex on first use. Else, or if an alternative does not compile,
-  // the rule's RE2 lives in its prefilter (one compilation serves both).
-  Alternatives alternatives(set->rules_.size());
+  // Each rule's covers, per top-level alternative of its pattern (the
+  // whole pattern where one does not compile alone); its own regex compiles
+  // on first use.
+  std::vector<std::vector<Covers>> alt_covers(set->rules_.size());
   for_each_index(set->rules_.size(), threads, [&](std::size_t r) {
-    Rule& rule = set->rules_[r];
+    std::vector<Covers>& alts = alt_covers[r];
     const std::vector<std::string_view> parts = top_alternatives(patterns[r]);
     for (std::size_t i = 0; parts.size() > 1 && i < parts.size(); ++i) {
-      auto filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
-      int id = 0;
-      if (filter->Add(parts[i], rule_options(kRuleMaxMemBytes), &id) != RE2::NoError) {
-        alternatives[r].clear();
+      std::optional<Covers> covers = read_covers(parts[i], kMinAtomBytes, kMaxCovers);
+      if (!covers) {
+        alts.clear();
         break;
       }
-      alternatives[r].push_back(std::move(filter));
+      alts.push_back(std::move(*covers));
     }
-    if (!alternatives[r].empty()) {
-      rule.lazy = std::make_unique<LazyRegex>(patterns[r], rule_options(kRuleMaxMemBytes));
-      return;
+    if (alts.empty()) {
+      std::optional<Covers> covers = read_covers(patterns[r], kMinAtomBytes, kMaxCovers);
+      if (!covers) {
+        const RE2 bad(patterns[r], rule_options(kRuleMaxMemBytes));  // for the message
+        problems[pattern_problem[r]] = files[file_of[r]].name + " rule '" + set->rules_[r].id +
+                                       "': bad pattern: " + bad.error();
+        return;
+      }
+      alts.push_back(std::move(*covers));
     }
-    rule.filter = std::make_unique<re2::FilteredRE2>(kMinAtomBytes);
-    int regex_id = 0;
-    if (rule.filter->Add(patterns[r], rule_options(kRuleMaxMemBytes), &regex_id) != RE2::NoError) {
-      const RE2 bad(patterns[r], rule_options(kRuleMaxMemBytes));  // for the message
-      problems[pattern_problem[r]] =
-          files[file_of[r]].name + " rule '" + rule.id + "': bad pattern: " + bad.error();
-      rule.filter.reset();
-    }
+    set->rules_[r].lazy = std::make_unique<LazyRegex>(patterns[r], rule_options(kRuleMaxMemBytes));
   });
   std::string problem_list;
   for (const std::string& problem : problems) {
@@ -254,101 +284,30 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     problem_list += problem;
   }
   if (!problem_list.empty()) return Status::invalid_argument(problem_list);
-  if (Status s = set->build(patterns, file_of, alternatives, threads); !s.ok()) {
+  if (Status s = set->build(patterns, file_of, alt_covers, threads); !s.ok()) {
     return Status(s.code(), files.front().name + " and the other rule files: " + s.message());
   }
   return set;
 }
 
-namespace {
-
-// The covers of a regex (the only one `filter` holds, compiled): literals
-// ("atoms", lowercased) one of which every text it matches holds. RE2's
-// prefilter gives the regex's atoms and which atoms let it pass (an AND/OR
-// tree); the first cover starts as all of them and drops atoms, shortest
-// first, while the regex still cannot pass with every dropped atom
-// present. Further covers (`max_covers` in all), each of the atoms outside
-// the covers so far, the same way with those covers' atoms present too:
-// where the regex needs two or more things ("your" and "password"), a text
-// must hold one atom of each. None: the regex passes with no atom.
-std::vector<std::vector<std::string>> covers_of(re2::FilteredRE2& filter, std::size_t max_covers) {
-  std::vector<std::vector<std::string>> covers;
-  std::vector<std::string> atoms;
-  filter.Compile(&atoms);
-  std::vector<int> present, passed, order;
-  filter.AllPotentials(present, &passed);
-  if (atoms.empty() || !passed.empty()) return covers;  // passes with no atom
-  order.resize(atoms.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
-    return atoms[static_cast<std::size_t>(x)].size() < atoms[static_cast<std::size_t>(y)].size();
-  });
-  // Drops atoms of `cover` (true: in it) while the regex cannot pass with
-  // every atom outside it present.
-  auto shrink = [&](std::vector<bool>& cover) {
-    for (int candidate : order) {
-      if (!cover[static_cast<std::size_t>(candidate)]) continue;
-      cover[static_cast<std::size_t>(candidate)] = false;
-      present.clear();
-      for (std::size_t i = 0; i < atoms.size(); ++i) {
-        if (!cover[i]) present.push_back(static_cast<int>(i));
-      }
-      filter.AllPotentials(present, &passed);
-      if (!passed.empty()) cover[static_cast<std::size_t>(candidate)] = true;
-    }
-  };
-  std::vector<bool> taken(atoms.size(), false);
-  for (std::size_t k = 0; k < max_covers; ++k) {
-    if (k > 0) {  // a further cover only while the covers so far let it pass
-      present.clear();
-      for (std::size_t i = 0; i < atoms.size(); ++i) {
-        if (taken[i]) present.push_back(static_cast<int>(i));
-      }
-      filter.AllPotentials(present, &passed);
-      if (!passed.empty()) break;
-    }
-    std::vector<bool> next(atoms.size());
-    for (std::size_t i = 0; i < atoms.size(); ++i) next[i] = !taken[i];
-    // `shrink` reads "outside the cover" as present: the covers so far are.
-    shrink(next);
-    std::vector<std::string>& cover = covers.emplace_back();
-    for (std::size_t i = 0; i < atoms.size(); ++i) {
-      if (next[i]) cover.push_back(atoms[i]);
-      taken[i] = taken[i] || next[i];
-    }
-  }
-  return covers;
-}
-
-}  // namespace
-
 Status RuleSet::build(const std::vector<std::string>& patterns,
-                      const std::vector<std::size_t>& file_of, const Alternatives& alternatives,
-                      unsigned threads) {
-  // Each rule's covers (covers_of), per top-level alternative of its
-  // pattern when it has several: a text wakes the rule when every cover of
-  // one alternative has an atom in it ("call ... can't talk" or "my temp
-  // number": not "call" and "number"). The rule's first cover, by whose
-  // atoms a text wakes it at all, is the union of its alternatives' first
-  // covers; empty (an alternative passes with no atom): it always runs.
-  // How many words (or runs of letters) apart its atoms may lie
-  // (max_runs), too.
-  std::vector<std::vector<std::vector<std::vector<std::string>>>> alt_covers(rules_.size());
+                      const std::vector<std::size_t>& file_of,
+                      const std::vector<std::vector<Covers>>& alt_covers, unsigned threads) {
+  // Each rule's covers, per top-level alternative of its pattern when it
+  // has several: a text wakes the rule when every cover of one alternative
+  // has an atom in it ("call ... can't talk" or "my temp number": not
+  // "call" and "number"). The rule's first cover, by whose atoms a text
+  // wakes it at all, is the union of its alternatives' first covers; empty
+  // (an alternative passes with no atom): it always runs. How many words
+  // (or runs of letters) apart its atoms may lie (max_runs), too.
   std::vector<std::vector<std::pair<int, Runs>>> alt_words(rules_.size());
   std::vector<std::vector<std::string>> covers(rules_.size());
   for_each_index(rules_.size(), threads, [&](std::size_t r) {
-    std::vector<std::vector<std::vector<std::string>>>& alts = alt_covers[r];
-    const std::vector<std::string_view> parts = alternatives[r].empty()
+    const std::vector<Covers>& alts = alt_covers[r];
+    if (std::any_of(alts.begin(), alts.end(), [](const Covers& c) { return c.empty(); })) return;
+    const std::vector<std::string_view> parts = alts.size() == 1
                                                     ? std::vector<std::string_view>{patterns[r]}
                                                     : top_alternatives(patterns[r]);
-    for (const std::unique_ptr<re2::FilteredRE2>& filter : alternatives[r]) {
-      alts.push_back(covers_of(*filter, kMaxCovers));
-      if (alts.back().empty()) return;  // passes with no atom: always runs
-    }
-    if (alts.empty()) {
-      alts.push_back(covers_of(*rules_[r].filter, kMaxCovers));
-      if (alts.back().empty()) return;
-    }
     for (std::string_view part : parts) {
       const std::optional<int> words = max_runs(part, Runs::kWords);
       const std::optional<int> bound = words ? words : max_runs(part, Runs::kLetters);

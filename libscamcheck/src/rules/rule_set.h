@@ -61,10 +61,10 @@
 // (dev SMS read three times: 112,580 -> 104,909 instructions per SMS),
 // though the same SMS again costs a little more (92,273 -> 93,803).
 //
-// The cost: the covers are computed when the rules load, in Analyzer::create, which
-// compiles the rules (a rule of several alternatives: each alternative, as
-// RE2 gives a prefilter only for a compiled regex, and its own regex on
-// first use), their prefilters and the sets on up to four threads.
+// The cost: the covers are computed when the rules load, in
+// Analyzer::create, which compiles each top-level alternative of each rule
+// (RE2 gives a prefilter only for a compiled regex) and the sets on up to
+// four threads; a rule's own regex compiles on its first use.
 #ifndef SCAMCHECK_RULES_RULE_SET_H_
 #define SCAMCHECK_RULES_RULE_SET_H_
 
@@ -124,13 +124,11 @@ struct Rule {
   std::vector<std::string> match_examples;
   std::vector<std::string> no_match_examples;
 
-  // The rule's own regex. Compiled when the rules load, in its prefilter,
-  // where that prefilter gives its covers; else (its alternatives' did,
-  // RuleSet::build) on first use: only the rules a text wakes pay for it.
-  // Not ok() only if it outgrew its memory budget on that first use.
-  const RE2& regex() const { return filter ? filter->GetRE2(0) : lazy->get(); }
-  std::unique_ptr<re2::FilteredRE2> filter;  // holding the regex, or null
-  std::unique_ptr<LazyRegex> lazy;           // else the regex, compiled on first use
+  // The rule's own regex, compiled on its first use (from any thread): only
+  // the rules a text wakes pay for it. Not ok() only if it outgrew its
+  // memory budget then.
+  const RE2& regex() const { return lazy->get(); }
+  std::unique_ptr<LazyRegex> lazy;
 };
 
 // One rule file: its name (for messages) and its JSON text.
@@ -203,13 +201,14 @@ class RuleSet {
     std::vector<int> rules;
     bool always = false;  // runs whatever atoms the text holds
   };
-  // Compiles the prefilter and the sets of `patterns` (one per rule of
-  // rules_; `file_of` says which file each came from). A rule's covers
-  // come from `alternatives[r]` (one compiled prefilter per top-level
-  // alternative of its pattern) where that is not empty, else from its own.
-  using Alternatives = std::vector<std::vector<std::unique_ptr<re2::FilteredRE2>>>;
+  // A rule's covers, or one alternative's: lists of atoms, an atom of each
+  // in every match.
+  using Covers = std::vector<std::vector<std::string>>;
+  // Compiles the sets of `patterns` (one per rule of rules_; `file_of` says
+  // which file each came from) and the tables that wake them; a rule's
+  // covers per top-level alternative of its pattern (one: the whole).
   Status build(const std::vector<std::string>& patterns, const std::vector<std::size_t>& file_of,
-               const Alternatives& alternatives, unsigned threads);
+               const std::vector<std::vector<Covers>>& alt_covers, unsigned threads);
   // A set woken by this many of its rules or fewer does not run: those
   // rules' own regexes do (one DFA pass each, over fewer states than the
   // set's), which they need for their evidence anyway.
