@@ -400,9 +400,8 @@ TEST_CASE("the data pack's rules: long texts find what each rule's whole-text se
   CHECK(near > texts);  // on average more than one rule searched near its atoms
 }
 
-// A rule whose covers come from its alternatives compiles its own regex on
-// first use: four threads using a fresh rule set at once find what one
-// thread finds.
+// Every rule compiles its own regex on first use: four threads using a
+// fresh rule set at once find what one thread finds.
 TEST_CASE("the data pack's rules match alike when threads first use them at once") {
   auto serial = RuleSet::load(DataSource(""), any_key);
   auto shared = RuleSet::load(DataSource(""), any_key);
