@@ -666,15 +666,29 @@ void RuleSet::near_spans(const std::string& t, int r,
   spans.clear();
   const auto n = static_cast<std::uint32_t>(t.size());
   // Each alternative: its bound (how many runs of which kind), then its
-  // covers.
+  // covers. Every match of it holds an atom of each cover: spans around the
+  // atoms of the cover the text holds least often, none where the text
+  // lacks a cover (the alternative cannot match).
   const std::vector<int>& list = further_[static_cast<std::size_t>(r)];
   for (auto x = list.begin(); x != list.end(); ++x) {
     const auto words = static_cast<std::uint32_t>(*x++);
     const auto kind = static_cast<std::size_t>(*x++);
+    const auto& runs_of = scan.runs_of[kind];
+    auto fewest = x;
+    std::size_t fewest_held = std::string::npos;
+    for (; *x != kEndAlternative; ++x) {
+      const auto cover = x;
+      std::size_t held = 0;
+      for (; *x != kEndCover; ++x) held += runs_of[static_cast<std::size_t>(*x)].size();
+      if (held < fewest_held) {
+        fewest_held = held;
+        fewest = cover;
+      }
+    }
     const std::uint32_t* starts = scan.run_starts[kind].data();
     const std::size_t count = scan.runs[kind];
-    for (; *x != kEndCover; ++x) {
-      for (std::uint32_t w : scan.runs_of[kind][static_cast<std::size_t>(*x)]) {
+    for (auto atom = fewest; fewest_held != 0 && *atom != kEndCover; ++atom) {
+      for (std::uint32_t w : runs_of[static_cast<std::size_t>(*atom)]) {
         // A match holding this atom (in word w, counted from 1) begins at
         // or after word w - words and ends before word w + words + 1.
         const std::uint32_t from = w > words ? starts[w - words - 1] : 0;
@@ -682,7 +696,6 @@ void RuleSet::near_spans(const std::string& t, int r,
         spans.emplace_back(from, to);
       }
     }
-    while (*x != kEndAlternative) ++x;
   }
   std::sort(spans.begin(), spans.end());
   std::size_t merged = 0;

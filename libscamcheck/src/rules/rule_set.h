@@ -48,18 +48,17 @@
 // number of words). A rule woken by atoms of several covers wakes only when
 // one atom of each lies within that many runs of one of the others'; and a
 // rule whose every alternative is bounded is in no set: woken, it runs its
-// own regex only over the spans where a match holding one of its first
-// cover's atoms can lie (so many runs either side of that atom), leftmost
-// first. The sets hold only the other rules: smaller DFAs, asleep more
-// often (the e-mails of profile_analyze.sh read twice: 4.37 M -> 4.35 M
-// instructions per mail). Over a long e-mail "this", "new" and
-// "number" far apart wake nothing, and "new number" is searched a few
-// words around, not the whole mail. Which rules match, and where, cannot
-// change: the leftmost match lies in one of the spans, and a match in an
-// earlier span would have been further left. Over short texts too: fewer
-// sets run over a text never seen, whose DFA states they would build
-// (dev SMS read three times: 112,580 -> 104,909 instructions per SMS),
-// though the same SMS again costs a little more (92,273 -> 93,803).
+// own regex only over the spans where a match can lie: so many runs either
+// side of each atom of the cover the text holds least often (every match
+// holds an atom of each cover), leftmost first; none for an alternative
+// whose covers the text does not all hold. The sets hold only the other rules: smaller DFAs, asleep
+// more often (the e-mails of profile_analyze.sh read twice: 4.37 M -> 4.35 M instructions per
+// mail). Over a long e-mail "this", "new" and "number" far apart wake nothing, and "new number" is
+// searched a few words around, not the whole mail. Which rules match, and where, cannot change: the
+// leftmost match lies in one of the spans, and a match in an earlier span would have been further
+// left. Over short texts too: fewer sets run over a text never seen, whose DFA states they would
+// build (dev SMS read three times: 112,580 -> 104,909 instructions per SMS), though the same SMS
+// again costs a little more (92,273 -> 93,803).
 //
 // The cost: the covers are computed when the rules load, in
 // Analyzer::create, which compiles each top-level alternative of each rule
@@ -229,8 +228,8 @@ class RuleSet {
   // whole text.
   void take_near(std::vector<int>& woken, std::vector<int>& near) const;
   // Rule r's spans of the last text this thread woke the rules over (`t`):
-  // where a match can lie, given the words its atoms were found in; in
-  // order, merged where they meet.
+  // where a match can lie, given the words the atoms of each alternative's
+  // least held cover were found in; in order, merged where they meet.
   void near_spans(const std::string& t, int r,
                   std::vector<std::pair<std::uint32_t, std::uint32_t>>& spans) const;
   // Whether group g runs its set for a text of `bytes` that wakes run[g]
