@@ -334,11 +334,11 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
   // A rule whose every alternative's matches hold a bounded number of runs
   // is searched near its atoms whenever a text wakes it (match()): no set
   // holds it.
-  bounded_.assign(rules_.size(), false);
+  std::vector<bool> bounded(rules_.size(), false);
   for (std::size_t r = 0; r < rules_.size(); ++r) {
-    bounded_[r] = !covers[r].empty() &&
-                  std::all_of(alt_words[r].begin(), alt_words[r].end(),
-                              [](const auto& bound) { return bound.first != kAnyWords; });
+    bounded[r] = !covers[r].empty() &&
+                 std::all_of(alt_words[r].begin(), alt_words[r].end(),
+                             [](const auto& bound) { return bound.first != kAnyWords; });
   }
   std::vector<int> order(rules_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
@@ -356,7 +356,7 @@ Status RuleSet::build(const std::vector<std::string>& patterns,
       for (; k < order.size(); ++k) {
         const auto i = static_cast<std::size_t>(order[k]);
         if (covered && file_of[i] != file) break;
-        if (covers[i].empty() == covered || bounded_[i]) continue;
+        if (covers[i].empty() == covered || bounded[i]) continue;
         if (group.rules.size() == (covered ? kRulesPerSet : kAlwaysRulesPerSet)) break;
         group.rules.push_back(static_cast<int>(i));
       }
@@ -651,7 +651,7 @@ void RuleSet::take_near(std::vector<int>& woken, std::vector<int>& near) const {
   std::size_t kept = 0;
   for (int r : woken) {
     const auto rule = static_cast<std::size_t>(r);
-    if (bounded_[rule]) {
+    if (group_of_[rule] == kNoGroup) {
       near.push_back(r);
     } else {
       woken[kept++] = r;
@@ -773,7 +773,7 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     // in an earlier span would be one further left; the regex sees the
     // whole text around a span (\b, ^ and $ read it).
     bool found = false;
-    if (bounded_[static_cast<std::size_t>(index)]) {
+    if (group_of_[static_cast<std::size_t>(index)] == kNoGroup) {
       near_spans(text.text(), index, spans);
       for (const auto& [from, to] : spans) {
         found = regex.Match(input, from, to, RE2::UNANCHORED, groups, ngroups);

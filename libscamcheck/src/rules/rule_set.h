@@ -165,9 +165,9 @@ class RuleSet {
 
   // How many of the RE2 sets `text` wakes (the rest cannot match it), and
   // how many of those run a pass over it (a set woken by kDirectRules of
-  // its rules or fewer, kDirectRulesLong over a long text, not counting
-  // those searched near their atoms, leaves them to their own regexes),
-  // and those rules (indices into rules()).
+  // its rules or fewer, kDirectRulesLong over a long text, leaves them to
+  // their own regexes), and those rules (indices into rules()); the rules
+  // searched near their atoms are in no set.
   struct Wakes {
     std::size_t woken = 0, run = 0;
     std::vector<int> direct;
@@ -227,7 +227,7 @@ class RuleSet {
   // group's (run[g]); groups that always run count none.
   Status wake(const NormalizedText& text, std::vector<int>& run, std::vector<int>& woken) const;
   // Moves the woken rules whose every alternative's matches hold a bounded
-  // number of runs (bounded_, in no group) from `woken` to `near`: their own
+  // number of runs (in no group: kNoGroup) from `woken` to `near`: their own
   // regexes search only the spans around their atoms (near_spans), not the
   // whole text.
   void take_near(std::vector<int>& woken, std::vector<int>& near) const;
@@ -258,7 +258,9 @@ class RuleSet {
     std::vector<Alternative> first_of;
   };
   std::vector<Atom> atoms_;
-  std::vector<int> group_of_;  // of each rule; kNoGroup: bounded_, in no set
+  // Of each rule; kNoGroup: every alternative's runs bounded (and it has
+  // covers), so it is searched near its atoms, never by a set.
+  std::vector<int> group_of_;
   static constexpr int kNoGroup = -1;
   // Of each rule, per alternative of its pattern (build()): the most runs
   // its matches hold and of which kind (Alternative::words and runs), the
@@ -266,9 +268,6 @@ class RuleSet {
   // kEndAlternative.
   static constexpr int kEndCover = -1, kEndAlternative = -2;
   std::vector<std::vector<int>> further_;
-  // Of each rule: every alternative's runs bounded (and it has covers), so
-  // it is searched near its atoms, never by a set.
-  std::vector<bool> bounded_;
   // Atom ids by a key of an atom's first bytes: an open-addressed table,
   // and a bit per 16-bit hash of the key that says whether any atom has it
   // (a test per byte of the text that nearly always ends the look-up).
