@@ -41,24 +41,25 @@
 // only one or two of its rules does not run either: those rules' own
 // regexes do, which they need for the evidence anyway.
 //
-// Words apart: most rules' matches hold a bounded number of words (runs of
-// word bytes: "this\W+is\W+my\W+new\W+number" five; max_runs reads the
-// bound from the pattern, none for "\S+" or ".*"), or else of runs of
-// letters ("call\W+\d[\d\s-]{6,}\d": one, though its digits can make any
-// number of words). A rule woken by atoms of several covers wakes only when
-// one atom of each lies within that many runs of one of the others'; and a
-// rule whose every alternative is bounded is in no set: woken, it runs its
-// own regex only over the spans where a match can lie: so many runs either
-// side of each atom of the cover the text holds least often (every match
-// holds an atom of each cover), leftmost first; none for an alternative
-// whose covers the text does not all hold. The sets hold only the other rules: smaller DFAs, asleep
-// more often (the e-mails of profile_analyze.sh read twice: 4.37 M -> 4.35 M instructions per
-// mail). Over a long e-mail "this", "new" and "number" far apart wake nothing, and "new number" is
-// searched a few words around, not the whole mail. Which rules match, and where, cannot change: the
-// leftmost match lies in one of the spans, and a match in an earlier span would have been further
-// left. Over short texts too: fewer sets run over a text never seen, whose DFA states they would
-// build (dev SMS read three times: 112,580 -> 104,909 instructions per SMS), though the same SMS
-// again costs a little more (92,273 -> 93,803).
+// Words apart: most rules' matches hold a bounded number of words (runs of word
+// bytes: "this\W+is\W+my\W+new\W+number" five; max_runs reads the bound from
+// the pattern, none for "\S+" or ".*"), or else of runs of letters
+// ("call\W+\d[\d\s-]{6,}\d": one, though its digits can make any number of
+// words). A rule woken by atoms of several covers wakes only when one atom of
+// each lies within that many runs of one of the others'; and a rule whose every
+// alternative is bounded is in no set: woken, it runs its own regex only over
+// the spans where a match can lie: so many runs either side of each atom of the
+// cover the text holds least often (every match holds an atom of each cover),
+// leftmost first; none for an alternative whose covers the text does not all
+// hold. The sets hold only the other rules: smaller DFAs, asleep more often
+// (the e-mails of profile_analyze.sh read twice: 4.37 M -> 4.35 M instructions
+// per mail). Over a long e-mail "this", "new" and "number" far apart wake
+// nothing, and "new number" is searched a few words around, not the whole mail.
+// Which rules match, and where, cannot change: the leftmost match lies in one
+// of the spans, and a match in an earlier span would have been further left.
+// Over short texts too: fewer sets run over a text never seen, whose DFA states
+// they would build (dev SMS read three times: 112,580 -> 104,909 instructions
+// per SMS), though the same SMS again costs a little more (92,273 -> 93,803).
 //
 // The cost: the covers are computed when the rules load, in
 // Analyzer::create, which compiles each top-level alternative of each rule
