@@ -97,6 +97,10 @@ Status load_catalog(const DataSource& data, const std::string& path, Catalog& ca
       problems.add(name, std::string("missing risk_text/summary for ") + kVerdicts[v].data());
     }
   }
+  catalog.summary_safe_signs = std::string(string_field(summary, "safe_with_signs"));
+  if (catalog.summary_safe_signs.find("{reasons}") == std::string::npos) {
+    problems.add(name, "summary \"safe_with_signs\" needs {reasons}");
+  }
   catalog.reason_separator = std::string(string_field(obj, "reason_separator"));
   catalog.reason_last_separator = std::string(string_field(obj, "reason_last_separator"));
   catalog.strong_sign = std::string(string_field(obj, "strong_sign"));

@@ -32,6 +32,10 @@ struct Catalog {
   std::string locale;
   std::string risk_text[3];  // by Verdict
   std::string summary[3];    // by Verdict; may contain "{reasons}"
+  // The safe verdict's summary when signs were found, too weak together to
+  // make the input suspicious: names them ({reasons}) instead of saying
+  // that none were found.
+  std::string summary_safe_signs;
   std::string reason_separator;
   std::string reason_last_separator;
   // Appended to the summary when a sign strong enough on its own was found

@@ -70,6 +70,24 @@ TEST_CASE("a report has the contract's shape") {
   CHECK_FALSE(r->extracted_text.has_value());
 }
 
+TEST_CASE("a safe verdict with weak signs names them instead of saying none were found") {
+  // A child's "new number" without an ask: a sign, not enough on its own.
+  const std::string text = "Hi mum, this is my new number, save it";
+  auto r = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(r.ok());
+  REQUIRE(r->verdict == Verdict::kSafe);
+  REQUIRE_FALSE(r->signals.empty());
+  CHECK(r->summary_plain.find("weak signs (a supposed relative") != std::string::npos);
+  auto de = analyzer().analyze(text, Kind::kText, "de");
+  REQUIRE(de.ok());
+  CHECK(de->summary_plain.find("schwache Anzeichen") != std::string::npos);
+  // Without any sign, the plain safe summary.
+  auto none = analyzer().analyze("Hi, see you at 7 at the cinema?", Kind::kText, "en");
+  REQUIRE(none.ok());
+  REQUIRE(none->signals.empty());
+  CHECK(none->summary_plain.find("no typical signs") != std::string::npos);
+}
+
 TEST_CASE("a scam gets a warning with evidence, localized with fallback") {
   const std::string text =
       "Your account has been suspended. Confirm your password within 24 hours at "
