@@ -102,9 +102,10 @@ void explain(const Texts& texts, const Findings& findings, const Score& score,
     }
   }
 
-  std::string summary = score.verdict == Verdict::kSafe && !reasons.empty()
-                            ? catalog.summary_safe_signs
-                            : catalog.summary[v];
+  std::string summary =
+      score.verdict == Verdict::kSafe && !reasons.empty() && !catalog.summary_safe_signs.empty()
+          ? catalog.summary_safe_signs
+          : catalog.summary[v];
   if (auto pos = summary.find("{reasons}"); pos != std::string::npos) {
     summary.replace(pos, 9, join_reasons(catalog, reasons));
   }

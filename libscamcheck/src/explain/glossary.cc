@@ -98,7 +98,8 @@ Status load_catalog(const DataSource& data, const std::string& path, Catalog& ca
     }
   }
   catalog.summary_safe_signs = std::string(string_field(summary, "safe_with_signs"));
-  if (catalog.summary_safe_signs.find("{reasons}") == std::string::npos) {
+  if (!catalog.summary_safe_signs.empty() &&
+      catalog.summary_safe_signs.find("{reasons}") == std::string::npos) {
     problems.add(name, "summary \"safe_with_signs\" needs {reasons}");
   }
   catalog.reason_separator = std::string(string_field(obj, "reason_separator"));
@@ -140,8 +141,10 @@ Result<std::unique_ptr<Texts>> Texts::load(const DataSource& data) {
     if (!fallback.empty() && fallback.find("{sign}") == std::string::npos) {
       problems.add(data.describe("locales/en.json"), "\"strong_sign\" needs {sign}");
     }
+    const std::string& safe_signs = texts->catalogs_.at("en").summary_safe_signs;
     for (auto& [locale, catalog] : texts->catalogs_) {
       if (catalog.strong_sign.empty()) catalog.strong_sign = fallback;
+      if (catalog.summary_safe_signs.empty()) catalog.summary_safe_signs = safe_signs;
     }
   }
 

@@ -34,7 +34,8 @@ struct Catalog {
   std::string summary[3];    // by Verdict; may contain "{reasons}"
   // The safe verdict's summary when signs were found, too weak together to
   // make the input suspicious: names them ({reasons}) instead of saying
-  // that none were found.
+  // that none were found. Optional, as strong_sign: a catalog without it
+  // uses en's; without one in en, summary[safe].
   std::string summary_safe_signs;
   std::string reason_separator;
   std::string reason_last_separator;

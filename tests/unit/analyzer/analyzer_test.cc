@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 #include "analyzer_impl.h"
@@ -86,6 +89,28 @@ TEST_CASE("a safe verdict with weak signs names them instead of saying none were
   REQUIRE(none.ok());
   REQUIRE(none->signals.empty());
   CHECK(none->summary_plain.find("no typical signs") != std::string::npos);
+}
+
+TEST_CASE("a data pack copied before weak-sign summaries existed still loads") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "scamcheck-pack-without-safe-with-signs";
+  fs::remove_all(dir);
+  fs::copy(SCAMCHECK_DATA_DIR, dir, fs::copy_options::recursive);
+  for (const auto& file : fs::directory_iterator(dir / "locales")) {
+    std::ifstream in(file.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::ofstream(file.path()) << std::regex_replace(
+        text.str(), std::regex("\n *\"safe_with_signs\": \"[^\"]*\","), "");
+  }
+  auto created = Analyzer::create({.data_dir = dir.string()});
+  REQUIRE_MESSAGE(created.ok(), created.status().to_string());
+  auto r = (*created)->analyze("Hi mum, this is my new number, save it", Kind::kText, "en");
+  REQUIRE(r.ok());
+  REQUIRE_FALSE(r->signals.empty());
+  CHECK(r->summary_plain.find("no typical signs") != std::string::npos);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("a scam gets a warning with evidence, localized with fallback") {
