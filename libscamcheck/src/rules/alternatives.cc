@@ -46,7 +46,43 @@ std::size_t group_opening(std::string_view p, std::size_t i) {
   return e == npos || p[e] == ')' ? 0 : e + 1 - i;
 }
 
+bool is_name_start(char c) { return c >= 'a' && c <= 'z'; }
+bool is_name_byte(char c) { return is_name_start(c) || (c >= '0' && c <= '9') || c == '_'; }
+
 }  // namespace
+
+std::string expand_fragments(std::string_view pattern,
+                             const std::function<const std::string*(std::string_view)>& fragment,
+                             std::string& unknown) {
+  std::string out;
+  out.reserve(pattern.size());
+  for (std::size_t i = 0; i < pattern.size();) {
+    std::size_t next = i + 1;
+    if (pattern[i] == '\\') {
+      next = escape_end(pattern, i);
+    } else if (pattern[i] == '[') {
+      next = class_end(pattern, i);
+      if (next == npos) next = pattern.size();
+    } else if (pattern[i] == '{' && i + 1 < pattern.size() && is_name_start(pattern[i + 1])) {
+      std::size_t end = i + 1;
+      while (end < pattern.size() && is_name_byte(pattern[end])) ++end;
+      if (end < pattern.size() && pattern[end] == '}') {
+        const std::string_view name = pattern.substr(i + 1, end - i - 1);
+        const std::string* text = fragment(name);
+        if (text == nullptr) {
+          unknown = std::string(name);
+          return {};
+        }
+        out.append("(?:").append(*text).push_back(')');
+        i = end + 1;
+        continue;
+      }
+    }
+    out.append(pattern.substr(i, next - i));
+    i = next;
+  }
+  return out;
+}
 
 std::vector<std::string_view> top_alternatives(std::string_view pattern) {
   std::vector<std::string_view> out;

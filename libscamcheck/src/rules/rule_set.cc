@@ -203,6 +203,50 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     if (doc["rules"].get_array().get(rules)) {
       return Status::invalid_argument(name + ": \"rules\" must be an array");
     }
+    // The file's fragments, each expanded (it may name those before it),
+    // and whether a pattern used it.
+    struct Fragment {
+      std::string name, text;
+      bool used = false;
+    };
+    std::vector<Fragment> fragments;
+    auto fragment = [&](std::string_view wanted) -> const std::string* {
+      for (Fragment& f : fragments) {
+        if (f.name == wanted) {
+          f.used = true;
+          return &f.text;
+        }
+      }
+      return nullptr;
+    };
+    auto fragment_problem = [&](std::string_view fragment_name, const std::string& what) {
+      problems.push_back(name + " fragment '" + std::string(fragment_name) + "': " + what);
+    };
+    simdjson::dom::object defined;
+    if (!doc["fragments"].get_object().get(defined)) {
+      for (auto [key, value] : defined) {
+        std::string_view text;
+        if (value.get_string().get(text)) {
+          fragment_problem(key, "not a string");
+          continue;
+        }
+        std::string unknown;
+        std::string expanded = expand_fragments(text, fragment, unknown);
+        if (!unknown.empty()) {
+          fragment_problem(
+              key, "unknown fragment '" + unknown + "' (a fragment names only those above it)");
+          continue;
+        }
+        // Group 1 of a rule's pattern is its evidence: a fragment has none.
+        const RE2 regex(expanded, rule_options(kRuleMaxMemBytes));
+        if (!regex.ok()) {
+          fragment_problem(key, "bad pattern: " + regex.error());
+        } else if (regex.NumberOfCapturingGroups() != 0) {
+          fragment_problem(key, "has a capturing group; use (?:...)");
+        }
+        fragments.push_back({std::string(key), std::move(expanded)});
+      }
+    }
     for (simdjson::dom::element item : rules) {
       simdjson::dom::object obj;
       if (item.get_object().get(obj)) {
@@ -212,7 +256,8 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       Rule rule;
       rule.id = std::string(string_field(obj, "id"));
       rule.key = std::string(string_field(obj, "key"));
-      const std::string pattern(string_field(obj, "pattern"));
+      std::string unknown;
+      const std::string pattern = expand_fragments(string_field(obj, "pattern"), fragment, unknown);
       double weight = 0;
       if (!obj["weight"].get_double().get(weight)) rule.weight = weight;
       bool context = false;
@@ -241,13 +286,20 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       }
       if (!ids.insert(rule.id).second) problem(rule.id, "duplicate id");
       if (!known_key(rule.key)) problem(rule.id, "key '" + rule.key + "' is not in the glossary");
-      if (pattern.empty()) problem(rule.id, "missing pattern");
+      if (!unknown.empty()) {
+        problem(rule.id, "unknown fragment '" + unknown + "'");
+      } else if (pattern.empty()) {
+        problem(rule.id, "missing pattern");
+      }
       if (weight < 0) problem(rule.id, "negative weight");
       pattern_problem.push_back(problems.size());
       problems.emplace_back();
       patterns.push_back(pattern);
       set->rules_.push_back(std::move(rule));
       file_of.push_back(static_cast<std::size_t>(&file - files.data()));
+    }
+    for (const Fragment& f : fragments) {
+      if (!f.used) fragment_problem(f.name, "not used by any rule");
     }
   }
   // Each rule's covers, per top-level alternative of its pattern (the

@@ -154,8 +154,11 @@ class RuleSet {
       unsigned threads = 0);
 
   // Parses and compiles one rule file. `known_key` says whether a glossary key
-  // exists. Every problem (bad JSON, bad pattern, unknown key, duplicate id)
-  // is reported at once, each with the file and rule id.
+  // exists. Every problem (bad JSON, bad pattern, unknown key, duplicate id,
+  // a fragment unknown, unused or capturing) is reported at once, each with
+  // the file and rule id. A file's "fragments" (named parts of patterns: a
+  // list several rules share) are put in place where a pattern names them,
+  // "{name}" (expand_fragments).
   static Result<std::unique_ptr<RuleSet>> compile(
       std::string_view json, std::string_view file_name,
       const std::function<bool(std::string_view)>& known_key);

@@ -107,6 +107,58 @@ TEST_CASE("problems come in file order although the patterns compile on several 
   }
 }
 
+TEST_CASE("a rule names its file's fragments as {name}") {
+  const char* json = R"json({"version": 1,
+    "fragments": {
+      "ask": "(?:send|tell)\\W+me\\W+",
+      "secret": "pin|password",
+      "your_secret": "your\\W+{secret}"
+    },
+    "rules": [
+      {"id": "t.ask", "key": "credential_request", "pattern": "{ask}{your_secret}\\b|(\\b{ask}the\\W+{secret})\\W+now"},
+      {"id": "t.count", "key": "money_request", "pattern": "[{a}]\\{b}x{2}"}
+    ]})json";
+  auto set = RuleSet::compile(json, "f.json", any_key);
+  REQUIRE(set.ok());
+  const std::vector<Rule>& rules = (*set)->rules();
+  CHECK(RuleSet::matches(rules[0], "Please SEND me your PIN"));
+  CHECK(RuleSet::matches(rules[0], "tell me your password"));
+  CHECK_FALSE(RuleSet::matches(rules[0], "send me the pin"));
+  // The fragment is a group of its own: "|" inside it stays inside.
+  CHECK_FALSE(RuleSet::matches(rules[0], "password"));
+  // Group 1 is still the evidence.
+  const std::string text = "ok, send me the password now";
+  CHECK(found_in(**set, NormalizedText(text)) == Spans{{"credential_request", 4, 24}});
+  // Inside a class, escaped, or a repetition: as written.
+  CHECK(RuleSet::matches(rules[1], "a{b}xx"));
+  CHECK(RuleSet::matches(rules[1], "}{b}xx"));
+}
+
+TEST_CASE("a fragment that is unknown, unused, capturing or bad is reported") {
+  const char* json = R"json({"version": 1,
+    "fragments": {
+      "before": "{after}",
+      "after": "x",
+      "unused": "y",
+      "capturing": "(z)",
+      "bad": "(z",
+      "number": 3
+    },
+    "rules": [
+      {"id": "r.unknown", "key": "credential_request", "pattern": "a{nothing}b"},
+      {"id": "r.uses", "key": "credential_request", "pattern": "{after}{capturing}{bad}"}
+    ]})json";
+  auto set = RuleSet::compile(json, "frag.json", any_key);
+  REQUIRE_FALSE(set.ok());
+  const std::string& msg = set.status().message();
+  CHECK(msg.find("frag.json fragment 'before': unknown fragment 'after'") != std::string::npos);
+  CHECK(msg.find("frag.json fragment 'unused': not used by any rule") != std::string::npos);
+  CHECK(msg.find("frag.json fragment 'capturing': has a capturing group") != std::string::npos);
+  CHECK(msg.find("frag.json fragment 'bad': bad pattern") != std::string::npos);
+  CHECK(msg.find("frag.json fragment 'number': not a string") != std::string::npos);
+  CHECK(msg.find("frag.json rule 'r.unknown': unknown fragment 'nothing'") != std::string::npos);
+}
+
 TEST_CASE("a file without version 1 is rejected") {
   CHECK_FALSE(RuleSet::compile(R"json({"rules": []})json", "x.json", any_key).ok());
   CHECK_FALSE(RuleSet::compile("not json", "x.json", any_key).ok());
