@@ -156,6 +156,63 @@ std::optional<Covers> read_covers(std::string_view pattern, int min_atom_bytes,
   return std::nullopt;
 }
 
+// A rule file's "fragments" (named parts of patterns), each expanded, as
+// they were read: one may name those above it. Problems go to `problem`
+// (the fragment's name, what is wrong).
+class Fragments {
+ public:
+  using Problem = std::function<void(std::string_view, const std::string&)>;
+  Fragments(simdjson::dom::element doc, Problem problem) : problem_(std::move(problem)) {
+    simdjson::dom::object defined;
+    if (doc["fragments"].get_object().get(defined)) return;
+    for (auto [key, value] : defined) {
+      std::string_view text;
+      if (value.get_string().get(text)) {
+        problem_(key, "not a string");
+        continue;
+      }
+      std::string unknown;
+      std::string expanded = expand_fragments(
+          text, [&](std::string_view name) { return use(name); }, unknown);
+      if (!unknown.empty()) {
+        problem_(key, "unknown fragment '" + unknown + "' (a fragment names only those above it)");
+        continue;
+      }
+      // Group 1 of a rule's pattern is its evidence: a fragment has none.
+      const RE2 regex(expanded, rule_options(kRuleMaxMemBytes));
+      if (!regex.ok()) {
+        problem_(key, "bad pattern: " + regex.error());
+      } else if (regex.NumberOfCapturingGroups() != 0) {
+        problem_(key, "has a capturing group; use (?:...)");
+      }
+      fragments_.push_back({std::string(key), std::move(expanded)});
+    }
+  }
+  // The text of fragment `name`, marked used; nullptr if there is none.
+  const std::string* use(std::string_view name) {
+    for (Fragment& f : fragments_) {
+      if (f.name == name) {
+        f.used = true;
+        return &f.text;
+      }
+    }
+    return nullptr;
+  }
+  void report_unused() const {
+    for (const Fragment& f : fragments_) {
+      if (!f.used) problem_(f.name, "not used by any rule");
+    }
+  }
+
+ private:
+  struct Fragment {
+    std::string name, text;
+    bool used = false;
+  };
+  std::vector<Fragment> fragments_;
+  Problem problem_;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<RuleSet>> RuleSet::load(
@@ -203,50 +260,10 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
     if (doc["rules"].get_array().get(rules)) {
       return Status::invalid_argument(name + ": \"rules\" must be an array");
     }
-    // The file's fragments, each expanded (it may name those before it),
-    // and whether a pattern used it.
-    struct Fragment {
-      std::string name, text;
-      bool used = false;
-    };
-    std::vector<Fragment> fragments;
-    auto fragment = [&](std::string_view wanted) -> const std::string* {
-      for (Fragment& f : fragments) {
-        if (f.name == wanted) {
-          f.used = true;
-          return &f.text;
-        }
-      }
-      return nullptr;
-    };
-    auto fragment_problem = [&](std::string_view fragment_name, const std::string& what) {
+    Fragments fragments(doc, [&](std::string_view fragment_name, const std::string& what) {
       problems.push_back(name + " fragment '" + std::string(fragment_name) + "': " + what);
-    };
-    simdjson::dom::object defined;
-    if (!doc["fragments"].get_object().get(defined)) {
-      for (auto [key, value] : defined) {
-        std::string_view text;
-        if (value.get_string().get(text)) {
-          fragment_problem(key, "not a string");
-          continue;
-        }
-        std::string unknown;
-        std::string expanded = expand_fragments(text, fragment, unknown);
-        if (!unknown.empty()) {
-          fragment_problem(
-              key, "unknown fragment '" + unknown + "' (a fragment names only those above it)");
-          continue;
-        }
-        // Group 1 of a rule's pattern is its evidence: a fragment has none.
-        const RE2 regex(expanded, rule_options(kRuleMaxMemBytes));
-        if (!regex.ok()) {
-          fragment_problem(key, "bad pattern: " + regex.error());
-        } else if (regex.NumberOfCapturingGroups() != 0) {
-          fragment_problem(key, "has a capturing group; use (?:...)");
-        }
-        fragments.push_back({std::string(key), std::move(expanded)});
-      }
-    }
+    });
+    auto fragment = [&](std::string_view wanted) { return fragments.use(wanted); };
     for (simdjson::dom::element item : rules) {
       simdjson::dom::object obj;
       if (item.get_object().get(obj)) {
@@ -298,9 +315,7 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       set->rules_.push_back(std::move(rule));
       file_of.push_back(static_cast<std::size_t>(&file - files.data()));
     }
-    for (const Fragment& f : fragments) {
-      if (!f.used) fragment_problem(f.name, "not used by any rule");
-    }
+    fragments.report_unused();
   }
   // Each rule's covers, per top-level alternative of its pattern (the
   // whole pattern where one does not compile alone); its own regex compiles
