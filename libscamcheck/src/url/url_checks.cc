@@ -95,6 +95,45 @@ bool static_resource(std::string_view path) {
   return false;
 }
 
+// An IPFS content identifier or IPNS key as gateways read them: CIDv0
+// ("Qm" and 44 base58 characters), CIDv1 in base32 ("bafy...") or base36
+// ("k51...") and libp2p keys ("12D3KooW..."). Case matters only for base58;
+// host names are lower-cased, so only base32 and base36 can appear there.
+bool is_ipfs_id(std::string_view s) {
+  auto all = [&](std::size_t from, auto pred) {
+    return std::all_of(s.begin() + static_cast<std::ptrdiff_t>(from), s.end(), pred);
+  };
+  auto base58 = [](char c) { return is_alnum(c) && c != '0' && c != 'O' && c != 'I' && c != 'l'; };
+  auto lower_alnum = [](char c) { return is_digit(c) || (c >= 'a' && c <= 'z'); };
+  if (s.size() == 46 && s.substr(0, 2) == "Qm") return all(2, base58);
+  if (s.size() >= 50 && s.size() <= 64 && s.substr(0, 8) == "12D3KooW") return all(8, base58);
+  if (s.size() >= 50 && s.size() <= 100 && (s[0] == 'b' || s[0] == 'k')) return all(1, lower_alnum);
+  return false;
+}
+
+// Where a URL shows content published on IPFS: "/ipfs/<id>" or
+// "/ipns/<id>" at the start of the path, or a sub-domain "<id>.ipfs." /
+// "<id>.ipns." of a gateway. Empty if it shows none.
+Range ipfs_content(std::string_view url, const ParsedUrl& p, std::string_view host,
+                   const HostLabels& labels, const HostMap& hm) {
+  const std::string_view path = url.substr(p.path.start, p.path.size());
+  for (std::string_view head : {"/ipfs/", "/ipns/"}) {
+    if (path.substr(0, head.size()) != head) continue;
+    const std::size_t end = std::min(path.find('/', head.size()), path.size());
+    if (is_ipfs_id(path.substr(head.size(), end - head.size()))) {
+      return {p.path.start, p.path.start + end};
+    }
+  }
+  for (std::size_t i = 0; i + 2 < labels.count; ++i) {
+    const HostLabel& id = labels.items[i];
+    const std::string_view next = host.substr(labels.items[i + 1].off, labels.items[i + 1].len);
+    if ((next == "ipfs" || next == "ipns") && is_ipfs_id(host.substr(id.off, id.len))) {
+      return hm.part(id.off, id.len);
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 double UrlChecker::randomness(std::string_view label) const {
@@ -416,6 +455,17 @@ void UrlChecker::check_host(State& st) const {
       st.hosted = true;
     }
     break;
+  }
+  // Content published on IPFS, read through any gateway: by its content
+  // identifier in the path ("ipfs.io/ipfs/bafy...", "<gateway>/ipns/k51...")
+  // or in a sub-domain ("bafy....ipfs.<gateway>"). Anyone can publish there,
+  // as on a free host.
+  if (!st.hosted) {
+    Range ipfs = ipfs_content(st.url, p, host, st.labels, st.hm);
+    if (!ipfs.empty()) {
+      st.out.push_back({kFreeHosting, ipfs, 1.0});
+      st.hosted = true;
+    }
   }
   // A hosting provider's automatic server name in the sub-domains. Click
   // tracking of the big newsletter service uses such names for every

@@ -214,6 +214,22 @@ TEST_CASE("free_hosting") {
   CHECK(o.has("free_hosting"));
 }
 
+TEST_CASE("free_hosting: content on IPFS through any gateway") {
+  const std::string v1 = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi";
+  const std::string v0 = "QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco";
+  CHECK(run("https://gw.example.net/ipfs/" + v1 + "/index.html").evidence["free_hosting"] ==
+        "/ipfs/" + v1);
+  CHECK(run("https://gw.example.net/ipfs/" + v0).evidence["free_hosting"] == "/ipfs/" + v0);
+  CHECK(run("https://gw.example.net/ipns/k51qzi5uqu5dlvj2baxnqndepeb86cbk3ng7n3i46uzyxzyqj2xjonz/")
+            .has("free_hosting"));
+  CHECK(run("https://" + v1 + ".ipfs.gw.example.net/login.html").evidence["free_hosting"] == v1);
+  // A site's own name published by IPNS, a folder named ipfs, a short id.
+  CHECK_FALSE(run("https://gw.example.net/ipns/docs.example.org/").has("free_hosting"));
+  CHECK_FALSE(run("https://example.com/ipfs/intro").has("free_hosting"));
+  CHECK_FALSE(run("https://example.com/docs/ipfs/" + v1).has("free_hosting"));
+  CHECK_FALSE(run("https://gw.example.net/ipfs/Qm123").has("free_hosting"));
+}
+
 TEST_CASE("phishing_keywords_in_url") {
   Outcome o = run("https://secure-login-verify.com/");
   CHECK(o.has("phishing_keywords_in_url"));
