@@ -291,6 +291,10 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
           problem(rule.id.empty() ? "?" : rule.id, "severity must be low, medium or high");
         }
       }
+      std::string not_after;
+      if (std::string_view v = string_field(obj, "not_after"); !v.empty()) {
+        not_after = expand_fragments(v, fragment, unknown);
+      }
       simdjson::dom::object examples;
       if (!obj["examples"].get_object().get(examples)) {
         simdjson::dom::element list;
@@ -309,6 +313,14 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
         problem(rule.id, "missing pattern");
       }
       if (weight < 0) problem(rule.id, "negative weight");
+      if (!not_after.empty()) {
+        // Anchored where the match begins, whatever separates them.
+        std::string anchored = "(?:" + not_after + ")\\W*$";
+        const RE2 check(anchored, rule_options(kRuleMaxMemBytes));
+        if (!check.ok()) problem(rule.id, "bad not_after: " + check.error());
+        rule.not_after =
+            std::make_unique<LazyRegex>(std::move(anchored), rule_options(kRuleMaxMemBytes));
+      }
       pattern_problem.push_back(problems.size());
       problems.emplace_back();
       patterns.push_back(pattern);
@@ -843,11 +855,11 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
     if (group_of_[static_cast<std::size_t>(index)] == kNoGroup) {
       near_spans(text.text(), index, spans);
       for (const auto& [from, to] : spans) {
-        found = regex.Match(input, from, to, RE2::UNANCHORED, groups, ngroups);
+        found = rule.find(input, from, to, groups, ngroups);
         if (found) break;
       }
     } else {
-      found = regex.Match(input, 0, input.size(), RE2::UNANCHORED, groups, ngroups);
+      found = rule.find(input, 0, input.size(), groups, ngroups);
     }
     if (!found) continue;
     re2::StringPiece evidence = groups[0];
@@ -864,9 +876,26 @@ Status RuleSet::match(const NormalizedText& text, Findings& out) const {
   return {};
 }
 
+bool Rule::find(const re2::StringPiece& input, std::size_t from, std::size_t to,
+                re2::StringPiece* groups, int ngroups) const {
+  const RE2& re = regex();
+  while (from <= to && re.Match(input, from, to, RE2::UNANCHORED, groups, ngroups)) {
+    const auto start = static_cast<std::size_t>(groups[0].data() - input.data());
+    if (!not_after) return true;
+    // The bytes before the match, from a character's first byte on.
+    std::size_t before = start > kNotAfterBytes ? start - kNotAfterBytes : 0;
+    while (before < start && (static_cast<unsigned char>(input[before]) & 0xC0) == 0x80) ++before;
+    if (!RE2::PartialMatch(input.substr(before, start - before), not_after->get())) return true;
+    from = start + std::max<std::size_t>(groups[0].size(), 1);
+  }
+  return false;
+}
+
 bool RuleSet::matches(const Rule& rule, std::string_view text) {
   NormalizedText normalized(text, /*underscores_as_spaces=*/true);
-  return RE2::PartialMatch(normalized.text(), rule.regex());
+  const re2::StringPiece input(normalized.text());
+  re2::StringPiece match;
+  return rule.find(input, 0, input.size(), &match, 1);
 }
 
 }  // namespace scamcheck::internal

@@ -129,6 +129,16 @@ struct Rule {
   // memory budget then.
   const RE2& regex() const { return lazy->get(); }
   std::unique_ptr<LazyRegex> lazy;
+  // "not_after": what, written just before a match, makes it no sign ("we
+  // will never ask you to" before "confirm your password"); the search goes
+  // on after such a match. Null when the rule has none.
+  std::unique_ptr<LazyRegex> not_after;
+  static constexpr std::size_t kNotAfterBytes = 100;  // read before a match
+  // The rule's leftmost match in input[from, to) not preceded by its
+  // not_after (the regex reads the text around the range: \b, ^, $), its
+  // groups in groups[0, ngroups).
+  bool find(const re2::StringPiece& input, std::size_t from, std::size_t to,
+            re2::StringPiece* groups, int ngroups) const;
 };
 
 // One rule file: its name (for messages) and its JSON text.

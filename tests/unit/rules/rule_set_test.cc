@@ -25,16 +25,16 @@ Spans found_in(const RuleSet& rules, const NormalizedText& text) {
   return found;
 }
 
-// What each rule's own regex finds searching the whole text, in rule
-// order: its first match's evidence (group 1 where it has one).
+// What each rule finds searching the whole text, in rule order: its first
+// match not after its not_after, that match's evidence (group 1 where it
+// has one).
 Spans whole_text(const RuleSet& rules, const NormalizedText& text) {
   Spans expected;
   const std::string& t = text.text();
   re2::StringPiece groups[2];
   for (const Rule& rule : rules.rules()) {
-    const RE2& regex = rule.regex();
-    const int n = std::min(regex.NumberOfCapturingGroups(), 1) + 1;
-    if (!regex.Match(t, 0, t.size(), RE2::UNANCHORED, groups, n)) continue;
+    const int n = std::min(rule.regex().NumberOfCapturingGroups(), 1) + 1;
+    if (!rule.find(t, 0, t.size(), groups, n)) continue;
     const re2::StringPiece evidence = n > 1 && !groups[1].empty() ? groups[1] : groups[0];
     if (evidence.empty()) continue;
     const auto start = static_cast<std::size_t>(evidence.data() - t.data());
@@ -105,6 +105,44 @@ TEST_CASE("problems come in file order although the patterns compile on several 
     CHECK(at >= last);
     last = at;
   }
+}
+
+TEST_CASE("a match after the rule's not_after is no sign; the search goes on after it") {
+  const char* json = R"json({"version": 1,
+    "fragments": {"never": "\\bnever\\W+ask\\W+(?:you\\W+)?to"},
+    "rules": [
+      {"id": "t.ask", "key": "credential_request", "pattern": "confirm\\W+your\\W+(password)",
+       "not_after": "{never}"},
+      {"id": "t.near", "key": "otp_request", "pattern": "\\bsend\\W+(?:me\\W+)?the\\W+code\\b",
+       "not_after": "\\bdo\\W+not"}
+    ]})json";
+  auto set = RuleSet::compile(json, "test.json", any_key);
+  REQUIRE(set.ok());
+  auto spans = [&](const std::string& text) { return found_in(**set, NormalizedText(text)); };
+  CHECK(spans("We will never ask you to confirm your password.").empty());
+  CHECK(spans("We never ask to confirm your password").empty());
+  // Another match further on still counts, and so does a negation too far
+  // before (over 100 bytes) or not just before.
+  const std::string both =
+      "We will never ask you to confirm your password. Please confirm your password here.";
+  CHECK(spans(both) == Spans{{"credential_request", both.rfind("password"), both.size() - 6}});
+  CHECK(spans("Never ask anyone for help. Confirm your password").size() == 1);
+  CHECK(spans("Do not reply. " + std::string(110, 'x') + " send me the code").size() == 1);
+  CHECK(spans("do not send the code to anyone").empty());
+  CHECK(RuleSet::matches((*set)->rules()[0], "Please confirm your password"));
+  CHECK_FALSE(RuleSet::matches((*set)->rules()[0], "we'll never ask you to confirm your password"));
+}
+
+TEST_CASE("a bad not_after is reported with its rule") {
+  const char* json = R"json({"version": 1, "rules": [
+    {"id": "t.bad", "key": "credential_request", "pattern": "x", "not_after": "(unclosed"},
+    {"id": "t.unknown", "key": "credential_request", "pattern": "y", "not_after": "{nope}"}
+  ]})json";
+  auto set = RuleSet::compile(json, "bad.json", any_key);
+  REQUIRE_FALSE(set.ok());
+  const std::string& msg = set.status().message();
+  CHECK(msg.find("bad.json rule 't.bad': bad not_after") != std::string::npos);
+  CHECK(msg.find("bad.json rule 't.unknown': unknown fragment 'nope'") != std::string::npos);
 }
 
 TEST_CASE("a rule names its file's fragments as {name}") {
@@ -394,7 +432,8 @@ TEST_CASE("a rule whose matches hold few words is searched near its atoms") {
 
 // The sets a text does not wake could not have matched it: over every
 // example of every rule of the data pack (each rule's own and the others'),
-// the whole set finds exactly the rules whose own regex matches.
+// the whole set finds exactly the rules whose own regex matches (not after
+// their not_after).
 TEST_CASE("the data pack's rules: skipping sets never loses a match") {
   auto set = RuleSet::load(DataSource(""), any_key);
   REQUIRE_MESSAGE(set.ok(), set.status().to_string());
@@ -408,7 +447,10 @@ TEST_CASE("the data pack's rules: skipping sets never loses a match") {
       const NormalizedText normalized(example, true);
       std::multiset<std::string> expected, found;
       for (const Rule& rule : rules.rules()) {
-        if (RE2::PartialMatch(normalized.text(), rule.regex())) expected.insert(rule.key);
+        re2::StringPiece match;
+        if (rule.find(normalized.text(), 0, normalized.text().size(), &match, 1)) {
+          expected.insert(rule.key);
+        }
       }
       Findings out;
       REQUIRE(rules.match(normalized, out).ok());
