@@ -291,10 +291,23 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
           problem(rule.id.empty() ? "?" : rule.id, "severity must be low, medium or high");
         }
       }
-      std::string not_after;
-      if (std::string_view v = string_field(obj, "not_after"); !v.empty()) {
-        not_after = expand_fragments(v, fragment, unknown);
-      }
+      // "not_after" anchored where the match begins, "not_before" where it
+      // ends, whatever non-word bytes lie between.
+      auto beside = [&](const char* field, bool before_match) -> std::unique_ptr<LazyRegex> {
+        const std::string_view v = string_field(obj, field);
+        if (v.empty()) return nullptr;
+        const std::string expanded = expand_fragments(v, fragment, unknown);
+        if (expanded.empty()) return nullptr;
+        std::string anchored =
+            before_match ? "(?:" + expanded + ")\\W*$" : "^\\W*(?:" + expanded + ")";
+        if (const RE2 check(anchored, rule_options(kRuleMaxMemBytes)); !check.ok()) {
+          problem(rule.id.empty() ? "?" : rule.id,
+                  std::string("bad ") + field + ": " + check.error());
+        }
+        return std::make_unique<LazyRegex>(std::move(anchored), rule_options(kRuleMaxMemBytes));
+      };
+      rule.not_after = beside("not_after", true);
+      rule.not_before = beside("not_before", false);
       simdjson::dom::object examples;
       if (!obj["examples"].get_object().get(examples)) {
         simdjson::dom::element list;
@@ -313,14 +326,6 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
         problem(rule.id, "missing pattern");
       }
       if (weight < 0) problem(rule.id, "negative weight");
-      if (!not_after.empty()) {
-        // Anchored where the match begins, whatever separates them.
-        std::string anchored = "(?:" + not_after + ")\\W*$";
-        const RE2 check(anchored, rule_options(kRuleMaxMemBytes));
-        if (!check.ok()) problem(rule.id, "bad not_after: " + check.error());
-        rule.not_after =
-            std::make_unique<LazyRegex>(std::move(anchored), rule_options(kRuleMaxMemBytes));
-      }
       pattern_problem.push_back(problems.size());
       problems.emplace_back();
       patterns.push_back(pattern);
@@ -881,11 +886,15 @@ bool Rule::find(const re2::StringPiece& input, std::size_t from, std::size_t to,
   const RE2& re = regex();
   while (from <= to && re.Match(input, from, to, RE2::UNANCHORED, groups, ngroups)) {
     const auto start = static_cast<std::size_t>(groups[0].data() - input.data());
-    if (!not_after) return true;
-    // The bytes before the match, from a character's first byte on.
+    const std::size_t end = start + groups[0].size();
+    // The bytes before the match, from a character's first byte on; those
+    // after it, up to one (RE2 skips a cut character).
     std::size_t before = start > kNotAfterBytes ? start - kNotAfterBytes : 0;
     while (before < start && (static_cast<unsigned char>(input[before]) & 0xC0) == 0x80) ++before;
-    if (!RE2::PartialMatch(input.substr(before, start - before), not_after->get())) return true;
+    const bool negated =
+        (not_after && RE2::PartialMatch(input.substr(before, start - before), not_after->get())) ||
+        (not_before && RE2::PartialMatch(input.substr(end, kNotAfterBytes), not_before->get()));
+    if (!negated) return true;
     from = start + std::max<std::size_t>(groups[0].size(), 1);
   }
   return false;

@@ -133,10 +133,13 @@ struct Rule {
   // will never ask you to" before "confirm your password"); the search goes
   // on after such a match. Null when the rule has none.
   std::unique_ptr<LazyRegex> not_after;
-  static constexpr std::size_t kNotAfterBytes = 100;  // read before a match
+  // "not_before": likewise what, written just after a match, makes it no
+  // sign ("the password" before "for the Wi-Fi").
+  std::unique_ptr<LazyRegex> not_before;
+  static constexpr std::size_t kNotAfterBytes = 100;  // read around a match
   // The rule's leftmost match in input[from, to) not preceded by its
-  // not_after (the regex reads the text around the range: \b, ^, $), its
-  // groups in groups[0, ngroups).
+  // not_after nor followed by its not_before (the regex reads the text
+  // around the range: \b, ^, $), its groups in groups[0, ngroups).
   bool find(const re2::StringPiece& input, std::size_t from, std::size_t to,
             re2::StringPiece* groups, int ngroups) const;
 };

@@ -133,16 +133,34 @@ TEST_CASE("a match after the rule's not_after is no sign; the search goes on aft
   CHECK_FALSE(RuleSet::matches((*set)->rules()[0], "we'll never ask you to confirm your password"));
 }
 
-TEST_CASE("a bad not_after is reported with its rule") {
+TEST_CASE("a match before the rule's not_before is no sign either") {
+  const char* json = R"json({"version": 1, "rules": [
+      {"id": "t.ask", "key": "credential_request", "pattern": "send\\W+me\\W+the\\W+password",
+       "not_before": "for\\W+the\\W+wi-?fi"}
+    ]})json";
+  auto set = RuleSet::compile(json, "test.json", any_key);
+  REQUIRE(set.ok());
+  auto spans = [&](const std::string& text) { return found_in(**set, NormalizedText(text)); };
+  CHECK(spans("Send me the password for the WiFi, please").empty());
+  CHECK(spans("Send me the password, for the wifi").empty());
+  CHECK(spans("Send me the password now").size() == 1);
+  const std::string both =
+      "send me the password for the wi-fi and send me the password of your bank";
+  CHECK(spans(both) == Spans{{"credential_request", both.rfind("send"), both.rfind(" of")}});
+}
+
+TEST_CASE("a bad not_after or not_before is reported with its rule") {
   const char* json = R"json({"version": 1, "rules": [
     {"id": "t.bad", "key": "credential_request", "pattern": "x", "not_after": "(unclosed"},
-    {"id": "t.unknown", "key": "credential_request", "pattern": "y", "not_after": "{nope}"}
+    {"id": "t.unknown", "key": "credential_request", "pattern": "y", "not_after": "{nope}"},
+    {"id": "t.after", "key": "credential_request", "pattern": "z", "not_before": "[z"}
   ]})json";
   auto set = RuleSet::compile(json, "bad.json", any_key);
   REQUIRE_FALSE(set.ok());
   const std::string& msg = set.status().message();
   CHECK(msg.find("bad.json rule 't.bad': bad not_after") != std::string::npos);
   CHECK(msg.find("bad.json rule 't.unknown': unknown fragment 'nope'") != std::string::npos);
+  CHECK(msg.find("bad.json rule 't.after': bad not_before") != std::string::npos);
 }
 
 TEST_CASE("a rule names its file's fragments as {name}") {
