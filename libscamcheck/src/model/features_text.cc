@@ -242,6 +242,18 @@ class ProseReader {
     }
   }
 
+  // Whether `token` holds three letters (ASCII letters, or characters
+  // beyond ASCII, counted by their first bytes).
+  static bool letters_at_least_3(std::string_view token) {
+    int letters = 0;
+    for (char ch : token) {
+      const auto c = static_cast<unsigned char>(ch);
+      letters += is_alpha(ch) || c >= 0xC0 ? 1 : 0;
+      if (letters >= 3) return true;
+    }
+    return false;
+  }
+
   void token(std::string_view text, std::size_t s, std::size_t e) {
     if (out_.word_tokens >= kMaxWordTokens) return;
     ++out_.word_tokens;
@@ -261,20 +273,25 @@ class ProseReader {
       pair = (pair ^ c) * 16777619u;
       next = (next ^ c) * 16777619u;
     }
-    // A word nobody can read counts, but without a place it is never quoted.
+    // A word nobody can read counts, but without a place it is never quoted;
+    // nor is a word of fewer than three letters ("9", "a", "en"), alone or
+    // beside another such: no reason a person can see.
     const bool readable = chunk_readable_;
-    const std::int32_t field = readable ? field_ : -1;
+    const bool worded = letters_at_least_3(text);
+    const std::int32_t field = readable && worded ? field_ : -1;
     push(out_, w, Group::kWord, field, span);
     if (out_.mail_words) push(out_, w * 16777619u ^ 0x6du, Group::kWord, field, span);
 
     if (has_prev_) {
-      const std::int32_t pair_field = readable && prev_readable_ ? field_ : -1;
+      const std::int32_t pair_field =
+          readable && prev_readable_ && (worded || prev_worded_) ? field_ : -1;
       push(out_, pair, Group::kWord, pair_field, {prev_start_, span.second});
       if (out_.mail_words) {
         push(out_, pair * 16777619u ^ 0x6du, Group::kWord, pair_field, {prev_start_, span.second});
       }
     }
     prev_readable_ = readable;
+    prev_worded_ = worded;
     pair_prefix_ = (next ^ 0x01u) * 16777619u;
     prev_start_ = span.first;
     has_prev_ = true;
@@ -287,6 +304,7 @@ class ProseReader {
   FeatureSet& out_;
   bool has_prev_ = false;
   bool prev_readable_ = false;
+  bool prev_worded_ = false;
   bool chunk_readable_ = true;
   bool plain_ = false;  // the text is printable ASCII and white space
   // FNV-1a of the bigram namespace, the previous token and 0x01.
