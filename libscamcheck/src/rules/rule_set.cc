@@ -293,18 +293,21 @@ Result<std::unique_ptr<RuleSet>> RuleSet::compile(
       }
       // "not_after" anchored where the match begins, "not_before" where it
       // ends, whatever non-word bytes lie between.
-      auto beside = [&](const char* field, bool before_match) -> std::unique_ptr<LazyRegex> {
+      // Compiled here, once: few rules have one, and a bad one is reported
+      // with the other problems.
+      auto beside = [&](const char* field, bool before_match) -> std::unique_ptr<const RE2> {
         const std::string_view v = string_field(obj, field);
         if (v.empty()) return nullptr;
         const std::string expanded = expand_fragments(v, fragment, unknown);
         if (expanded.empty()) return nullptr;
-        std::string anchored =
-            before_match ? "(?:" + expanded + ")\\W*$" : "^\\W*(?:" + expanded + ")";
-        if (const RE2 check(anchored, rule_options(kRuleMaxMemBytes)); !check.ok()) {
+        auto re = std::make_unique<const RE2>(
+            before_match ? "(?:" + expanded + ")\\W*$" : "^\\W*(?:" + expanded + ")",
+            rule_options(kRuleMaxMemBytes));
+        if (!re->ok()) {
           problem(rule.id.empty() ? "?" : rule.id,
-                  std::string("bad ") + field + ": " + check.error());
+                  std::string("bad ") + field + ": " + re->error());
         }
-        return std::make_unique<LazyRegex>(std::move(anchored), rule_options(kRuleMaxMemBytes));
+        return re;
       };
       rule.not_after = beside("not_after", true);
       rule.not_before = beside("not_before", false);
@@ -887,13 +890,14 @@ bool Rule::find(const re2::StringPiece& input, std::size_t from, std::size_t to,
   while (from <= to && re.Match(input, from, to, RE2::UNANCHORED, groups, ngroups)) {
     const auto start = static_cast<std::size_t>(groups[0].data() - input.data());
     const std::size_t end = start + groups[0].size();
-    // The bytes before the match, from a character's first byte on; those
-    // after it, up to one (RE2 skips a cut character).
-    std::size_t before = start > kNotAfterBytes ? start - kNotAfterBytes : 0;
+    // kBesideBytes each side of the match: before it from a character's
+    // first byte on; after it a character cut at the end is not read (RE2
+    // matches no partial character).
+    std::size_t before = start > kBesideBytes ? start - kBesideBytes : 0;
     while (before < start && (static_cast<unsigned char>(input[before]) & 0xC0) == 0x80) ++before;
     const bool negated =
-        (not_after && RE2::PartialMatch(input.substr(before, start - before), not_after->get())) ||
-        (not_before && RE2::PartialMatch(input.substr(end, kNotAfterBytes), not_before->get()));
+        (not_after && RE2::PartialMatch(input.substr(before, start - before), *not_after)) ||
+        (not_before && RE2::PartialMatch(input.substr(end, kBesideBytes), *not_before));
     if (!negated) return true;
     from = start + std::max<std::size_t>(groups[0].size(), 1);
   }

@@ -132,11 +132,11 @@ struct Rule {
   // "not_after": what, written just before a match, makes it no sign ("we
   // will never ask you to" before "confirm your password"); the search goes
   // on after such a match. Null when the rule has none.
-  std::unique_ptr<LazyRegex> not_after;
+  std::unique_ptr<const RE2> not_after;
   // "not_before": likewise what, written just after a match, makes it no
   // sign ("the password" before "for the Wi-Fi").
-  std::unique_ptr<LazyRegex> not_before;
-  static constexpr std::size_t kNotAfterBytes = 100;  // read around a match
+  std::unique_ptr<const RE2> not_before;
+  static constexpr std::size_t kBesideBytes = 100;  // read each side of a match
   // The rule's leftmost match in input[from, to) not preceded by its
   // not_after nor followed by its not_before (the regex reads the text
   // around the range: \b, ^, $), its groups in groups[0, ngroups).
