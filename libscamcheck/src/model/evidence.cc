@@ -28,7 +28,7 @@ bool overlaps(const Place& a, const Place& b) {
 }  // namespace
 
 void add_model_evidence(const FeatureSet& features, const LinearModel& model, Findings& out,
-                        std::size_t max_spans, double min_share) {
+                        const LinkFilter& not_quoted, std::size_t max_spans, double min_share) {
   // One buffer per thread: evidence is read for most flagged inputs.
   thread_local std::vector<Place> places;
   places.resize(features.hits.size());
@@ -76,6 +76,10 @@ void add_model_evidence(const FeatureSet& features, const LinearModel& model, Fi
   for (const Place& p : places) {
     if (chosen.size() == max_spans || p.contribution < min_share * strongest) break;
     if (std::any_of(chosen.begin(), chosen.end(), [&](const Place& c) { return overlaps(c, p); })) {
+      continue;
+    }
+    if (p.group() == Group::kUrl && not_quoted &&
+        not_quoted(features.locations[p.field()], p.start(), p.end())) {
       continue;
     }
     chosen.push_back(p);

@@ -7,6 +7,8 @@
 #define SCAMCHECK_MODEL_EVIDENCE_H_
 
 #include <cstddef>
+#include <functional>
+#include <string_view>
 
 #include "detect/finding.h"
 #include "model/features.h"
@@ -22,9 +24,14 @@ inline constexpr std::string_view kUrlPatternKey = "suspicious_url_pattern";
 // largest. Overlapping spans of positive features join into one phrase
 // whose contribution is their sum, so a run of telling words is quoted once.
 // Their `weight` ranks them among the rule findings (10..40 by share).
-// `features` must be finished (FeatureSet::finish()).
+// A part of a link for which `not_quoted(location, start, end)` is true is
+// passed over (a link to a brand's own site does not look like phishing,
+// whatever its words weigh). `features` must be finished
+// (FeatureSet::finish()).
+using LinkFilter = std::function<bool(std::string_view, std::size_t, std::size_t)>;
 void add_model_evidence(const FeatureSet& features, const LinearModel& model, Findings& out,
-                        std::size_t max_spans = 3, double min_share = 0.25);
+                        const LinkFilter& not_quoted = {}, std::size_t max_spans = 3,
+                        double min_share = 0.25);
 
 }  // namespace scamcheck::internal::model
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/evidence.h"
+#include "util/ascii.h"
 
 namespace scamcheck::internal {
 
@@ -87,12 +88,41 @@ void ModelScorer::features(std::string_view content, Kind kind, const Findings& 
   features.finish();
 }
 
+bool ModelScorer::brand_publishes_alone(std::string_view registrable) const {
+  const int brand = brands_.official_brand(registrable, true);
+  return brand >= 0 && !brands_.brands()[static_cast<std::size_t>(brand)].open_platform;
+}
+
 bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
-  const int brand = brands_.official_brand(url.registrable_domain, true);
-  if (brand < 0) return false;
-  if (brands_.brands()[static_cast<std::size_t>(brand)].open_platform) return false;
-  return std::none_of(findings.begin(), findings.end(),
+  return brand_publishes_alone(url.registrable_domain) &&
+         std::none_of(findings.begin(), findings.end(),
                       [](const Finding& f) { return f.key == "free_hosting"; });
+}
+
+bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
+                                    const std::vector<UrlInfo>& urls, const Findings& findings,
+                                    std::string_view location, std::size_t start,
+                                    std::size_t end) const {
+  const std::string_view text = kind == Kind::kEmail ? email.text_of(location) : content;
+  if (end > text.size() || start >= end) return false;
+  // The link around the span: the characters a link is written with.
+  auto in_link = [](char c) {
+    return static_cast<unsigned char>(c) > ' ' && c != '"' && c != '\'' && c != '<' && c != '>';
+  };
+  std::size_t from = start, to = end;
+  while (from > 0 && in_link(text[from - 1])) --from;
+  while (to < text.size() && in_link(text[to])) ++to;
+  std::string_view host = text.substr(from, to - from);
+  if (const std::size_t scheme = host.find("://"); scheme != std::string_view::npos) {
+    host.remove_prefix(scheme + 3);
+  }
+  host = host.substr(0, host.find_first_of("/?#:"));
+  const auto url = std::find_if(urls.begin(), urls.end(),
+                                [&](const UrlInfo& u) { return equals_ci(u.host, host); });
+  if (url == urls.end() || !brand_publishes_alone(url->registrable_domain)) return false;
+  return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return f.key == "free_hosting" && f.location == location && f.start >= from && f.end <= to;
+  });
 }
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
@@ -131,7 +161,11 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
   // "suspicious wording" signal would contradict the verdict.
   if (p >= c.t_suspicious) {
     const std::size_t before = findings.size();
-    model::add_model_evidence(features, *model_, findings);
+    model::add_model_evidence(features, *model_, findings,
+                              [&](std::string_view location, std::size_t start, std::size_t end) {
+                                return on_brand_own_link(content, kind, email, urls, findings,
+                                                         location, start, end);
+                              });
     if (findings.size() != before) rules = rules_.score(findings);
     // No evidence, no warning: when neither the rules nor the model can
     // quote anything (the words the model weighed sit in unreadable bytes),

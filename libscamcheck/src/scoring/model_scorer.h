@@ -59,6 +59,15 @@ class ModelScorer {
   // anyone can publish on (brands.json "open_platform_categories", free
   // hosting).
   bool on_brand_own_site(const UrlInfo& url, const Findings& findings) const;
+  // Whether a registrable domain is such a brand's (the brand alone
+  // publishes there), free hosting aside.
+  bool brand_publishes_alone(std::string_view registrable) const;
+  // Whether [start, end) of `location` in the input is part of a link to
+  // such a site (one of `urls`, with no free_hosting finding on it): the
+  // model's evidence does not quote it as looking like phishing.
+  bool on_brand_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
+                         const std::vector<UrlInfo>& urls, const Findings& findings,
+                         std::string_view location, std::size_t start, std::size_t end) const;
 
   // score() before the severity floors.
   Score score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
