@@ -7,9 +7,11 @@
 #include <vector>
 
 #include "email/bulk_mail.h"
+#include "email/recipients.h"
 #include "email/relayed_mail.h"
 #include "email/reply_elsewhere.h"
 #include "normalize/normalize.h"
+#include "url/public_suffix.h"
 #include "util/ascii.h"
 #include "util/text.h"
 
@@ -99,6 +101,43 @@ void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
     f.location = part.location;
     findings.push_back(std::move(f));
   }
+}
+
+// A file shared on the recipient's own organisation's SharePoint
+// ("<org>.sharepoint.com", "<org>-my.sharepoint.com" for OneDrive, <org>
+// the name of a recipient's domain, hyphens left out as Microsoft does): a
+// colleague's share, not a page a stranger put up. SharePoint alone: on the
+// other hosts anyone can take a site named after any company.
+void drop_own_tenant_hosting(const ParsedEmail& email, Findings& findings) {
+  auto without_hyphens = [](std::string_view label) {
+    std::string out;
+    for (char c : label) {
+      if (c != '-') out += ascii_lower(c);
+    }
+    return out;
+  };
+  std::vector<std::string> orgs;
+  for (const std::string& address : recipient_addresses(email)) {
+    const std::string site = registrable_domain(address.substr(address.find('@') + 1));
+    if (!site.empty()) orgs.push_back(without_hyphens(site.substr(0, site.find('.'))));
+  }
+  if (orgs.empty()) return;
+  std::erase_if(findings, [&](const Finding& f) {
+    if (f.key != "free_hosting") return false;
+    const std::string_view text = email.text_of(f.location);
+    if (f.end > text.size() || f.start >= f.end) return false;
+    std::string_view host = text.substr(f.start, f.end - f.start);
+    const std::size_t dot = host.find('.');
+    if (dot == std::string_view::npos || !equals_ci(host.substr(dot), ".sharepoint.com")) {
+      return false;
+    }
+    std::string_view tenant = host.substr(0, dot);
+    if (tenant.size() > 3 && equals_ci(tenant.substr(tenant.size() - 3), "-my")) {
+      tenant.remove_suffix(3);
+    }
+    const std::string org = without_hyphens(tenant);
+    return std::find(orgs.begin(), orgs.end(), org) != orgs.end();
+  });
 }
 
 }  // namespace
@@ -214,6 +253,7 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     }
   }
   attachments_->check(email, findings);
+  drop_own_tenant_hosting(email, findings);
   // How many different sites the mail links to: a digest links to many, a
   // scam to the one page it wants visited.
   std::vector<std::string_view> sites;

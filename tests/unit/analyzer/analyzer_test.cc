@@ -374,3 +374,43 @@ TEST_CASE("a bare small sum is context: it counts only next to a real sign") {
   CHECK(sum_found("Your account will be suspended today unless you settle £1.99 immediately.",
                   "£1.99"));
 }
+
+TEST_CASE("a file on the recipient's own SharePoint is no free hosting; a stranger's is") {
+  auto mail = [](std::string_view to) {
+    return "From: Mark Collins <no-reply@sharepointonline.com>\r\nTo: Dennis <" + std::string(to) +
+           ">\r\nSubject: Mark shared \"Q1 figures\" with you\r\n\r\n"
+           "Mark shared a file with you: "
+           "https://acmeaudit.sharepoint.com/:x:/s/Finance/EZt7c2bQ1zNJl0x9uVwKm3s?e=h7Kf3D\r\n";
+  };
+  auto hosting = [](const scamcheck::Report& r) {
+    return std::count_if(r.signals.begin(), r.signals.end(),
+                         [](const auto& s) { return s.key == "free_hosting"; });
+  };
+  for (std::string_view own : {"dennis@acme-audit.com", "dennis@acmeaudit.co.uk"}) {
+    auto r = analyzer().analyze(mail(own), Kind::kEmail, "en");
+    REQUIRE(r.ok());
+    CHECK_MESSAGE(hosting(*r) == 0, own);
+  }
+  auto stranger = analyzer().analyze(mail("dennis@example.org"), Kind::kEmail, "en");
+  REQUIRE(stranger.ok());
+  CHECK(hosting(*stranger) == 1);
+}
+
+TEST_CASE("the model never quotes a link to a brand's own site as looking like phishing") {
+  // A lure sent from elsewhere that names the brand's real address: the
+  // warning stands, its evidence is the lure's words and sender.
+  const std::string mail =
+      "From: Service <service@mail-notice.top>\r\nTo: you@example.org\r\n"
+      "Subject: Account notice\r\n\r\n"
+      "Dear PayPal member, we noticed unusual activity. Log in at "
+      "https://www.paypal.com/signin to confirm your identity or your account will be "
+      "limited.\r\n";
+  auto r = analyzer().analyze(mail, Kind::kEmail, "en");
+  REQUIRE(r.ok());
+  CHECK(r->verdict != Verdict::kSafe);
+  for (const auto& s : r->signals) {
+    if (s.key != "suspicious_url_pattern") continue;
+    INFO(s.evidence);
+    CHECK(s.evidence.find("paypal.com") == std::string::npos);
+  }
+}
