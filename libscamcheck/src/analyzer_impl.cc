@@ -150,8 +150,16 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
   // One URL, scheme optional, defanged or not (validate() ruled out blank).
   const LinkMatch link = link_for_url_input(content);
   UrlInfo info;
+  const std::size_t first = findings.size();
   urls_->analyze(content, link, findings, info);
   report.urls.push_back(std::move(info));
+  // A link to check that runs a script or carries a whole page
+  // ("javascript:", "data:text/html;base64,...") leads nowhere a person
+  // should go: one such sign is enough (scoring.json "severity_floors").
+  // Not in mail, whose HTML often writes "javascript:void(0)" for a button.
+  for (std::size_t i = first; i < findings.size(); ++i) {
+    if (findings[i].key == "script_url") findings[i].severity = Severity::kHigh;
+  }
   // Where a redirect in its query leads is checked too: a trusted site in
   // front ("https://www.google.com/url?q=...") does not vouch for the site
   // behind it.

@@ -5,6 +5,7 @@
 #include "url/refang.h"
 #include "url/url_parse.h"
 #include "util/ascii.h"
+#include "util/base64.h"
 #include "util/percent.h"
 #include "util/utf8.h"
 
@@ -48,11 +49,19 @@ std::optional<LinkMatch> redirect_target(std::string_view content, const LinkMat
       const std::string_view value = param.substr(eq + 1);
       const bool encoded =
           starts_with_ci(value, "http%3a%2f%2f") || starts_with_ci(value, "https%3a%2f%2f");
-      if (encoded || starts_with_ci(value, "http://") || starts_with_ci(value, "https://")) {
+      // Base64 of "http..." ("aHR0c"), as some click trackers write it;
+      // Bing's "/ck/a?...&u=a1aHR0c..." puts "a1" in front.
+      const std::string_view b64 = value.substr(value.substr(0, 7) == "a1aHR0c" ? 2 : 0);
+      std::optional<std::string> decoded;
+      if (b64.substr(0, 5) == "aHR0c") decoded = base64_decode(b64);
+      if (decoded || encoded || starts_with_ci(value, "http://") ||
+          starts_with_ci(value, "https://")) {
         LinkMatch target;
         target.start = link.start + at + eq + 1;
         target.end = link.start + end;
-        target.url = encoded ? percent_decode(value) : std::string(value);
+        target.url = decoded   ? std::move(*decoded)
+                     : encoded ? percent_decode(value)
+                               : std::string(value);
         target.had_scheme = true;
         // What a decoded value holds must read as a URL (it is reported).
         const bool readable = is_valid_utf8(target.url) &&

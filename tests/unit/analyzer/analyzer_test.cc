@@ -171,7 +171,10 @@ TEST_CASE("a url through a redirect is judged by where it leads, evidence as wri
   // percent-encoded, the destination's signs quote the input itself.
   for (const char* url :
        {"https://www.google.com/url?q=https://paypal.account-check.top/signin",
-        "https://www.google.com/url?sa=t&url=https%3A%2F%2Fpaypal.account-check.top%2Fsignin"}) {
+        "https://www.google.com/url?sa=t&url=https%3A%2F%2Fpaypal.account-check.top%2Fsignin",
+        // Base64 of the destination, as Bing's click tracker writes it.
+        "https://www.bing.com/ck/a?!&&p=9f3c&ptn=3&u=a1aHR0cHM6Ly9wYXlwYWwuYWNjb3VudC1jaGVjay50b3Av&ntb=1",
+        "https://t.example-mail.com/c?id=7&r=aHR0cHM6Ly9wYXlwYWwuYWNjb3VudC1jaGVjay50b3Av"}) {
     INFO(url);
     auto r = analyzer().analyze(url, Kind::kUrl, "en");
     REQUIRE(r.ok());
@@ -412,5 +415,16 @@ TEST_CASE("the model never quotes a link to a brand's own site as looking like p
     if (s.key != "suspicious_url_pattern") continue;
     INFO(s.evidence);
     CHECK(s.evidence.find("paypal.com") == std::string::npos);
+  }
+}
+
+TEST_CASE("a link to check that runs a script or carries a page is at least suspicious") {
+  for (std::string_view url : {"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+                               "javascript:void(document.location='https://example.org')"}) {
+    auto r = analyzer().analyze(url, Kind::kUrl, "en");
+    REQUIRE(r.ok());
+    CHECK_MESSAGE(r->verdict != Verdict::kSafe, url);
+    CHECK(std::any_of(r->signals.begin(), r->signals.end(),
+                      [](const auto& s) { return s.key == "script_url"; }));
   }
 }
