@@ -173,7 +173,8 @@ TEST_CASE("a url through a redirect is judged by where it leads, evidence as wri
        {"https://www.google.com/url?q=https://paypal.account-check.top/signin",
         "https://www.google.com/url?sa=t&url=https%3A%2F%2Fpaypal.account-check.top%2Fsignin",
         // Base64 of the destination, as Bing's click tracker writes it.
-        "https://www.bing.com/ck/a?!&&p=9f3c&ptn=3&u=a1aHR0cHM6Ly9wYXlwYWwuYWNjb3VudC1jaGVjay50b3Av&ntb=1",
+        "https://www.bing.com/ck/"
+        "a?!&&p=9f3c&ptn=3&u=a1aHR0cHM6Ly9wYXlwYWwuYWNjb3VudC1jaGVjay50b3Av&ntb=1",
         "https://t.example-mail.com/c?id=7&r=aHR0cHM6Ly9wYXlwYWwuYWNjb3VudC1jaGVjay50b3Av"}) {
     INFO(url);
     auto r = analyzer().analyze(url, Kind::kUrl, "en");
