@@ -109,6 +109,8 @@ void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
 // colleague's share, not a page a stranger put up. SharePoint alone: on the
 // other hosts anyone can take a site named after any company.
 void drop_own_tenant_hosting(const ParsedEmail& email, Findings& findings) {
+  auto hosting = [](const Finding& f) { return f.key == "free_hosting"; };
+  if (std::none_of(findings.begin(), findings.end(), hosting)) return;
   auto without_hyphens = [](std::string_view label) {
     std::string out;
     for (char c : label) {
@@ -123,7 +125,7 @@ void drop_own_tenant_hosting(const ParsedEmail& email, Findings& findings) {
   }
   if (orgs.empty()) return;
   std::erase_if(findings, [&](const Finding& f) {
-    if (f.key != "free_hosting") return false;
+    if (!hosting(f)) return false;
     const std::string_view text = email.text_of(f.location);
     if (f.end > text.size() || f.start >= f.end) return false;
     std::string_view host = text.substr(f.start, f.end - f.start);
