@@ -13,6 +13,7 @@
 #include "extract/links.h"
 #include "normalize/normalize.h"
 #include "providers/report_merge.h"
+#include "url/url_checks.h"
 #include "url/url_input.h"
 #include "util/ascii.h"
 #include "util/text.h"
@@ -158,7 +159,7 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
   // should go: one such sign is enough (scoring.json "severity_floors").
   // Not in mail, whose HTML often writes "javascript:void(0)" for a button.
   for (std::size_t i = first; i < findings.size(); ++i) {
-    if (findings[i].key == "script_url") findings[i].severity = Severity::kHigh;
+    if (findings[i].key == url_keys::kScriptUrl) findings[i].severity = Severity::kHigh;
   }
   // Where a redirect in its query leads is checked too: a trusted site in
   // front ("https://www.google.com/url?q=...") does not vouch for the site

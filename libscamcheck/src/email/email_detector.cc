@@ -12,6 +12,7 @@
 #include "email/reply_elsewhere.h"
 #include "normalize/normalize.h"
 #include "url/public_suffix.h"
+#include "url/url_checks.h"
 #include "util/ascii.h"
 #include "util/text.h"
 
@@ -109,7 +110,7 @@ void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
 // colleague's share, not a page a stranger put up. SharePoint alone: on the
 // other hosts anyone can take a site named after any company.
 void drop_own_tenant_hosting(const ParsedEmail& email, Findings& findings) {
-  auto hosting = [](const Finding& f) { return f.key == "free_hosting"; };
+  auto hosting = [](const Finding& f) { return f.key == url_keys::kFreeHosting; };
   if (std::none_of(findings.begin(), findings.end(), hosting)) return;
   auto without_hyphens = [](std::string_view label) {
     std::string out;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "model/evidence.h"
+#include "url/url_checks.h"
 #include "util/ascii.h"
 
 namespace scamcheck::internal {
@@ -88,6 +89,12 @@ void ModelScorer::features(std::string_view content, Kind kind, const Findings& 
   features.finish();
 }
 
+namespace {
+
+bool is_free_hosting(const Finding& f) { return f.key == url_keys::kFreeHosting; }
+
+}  // namespace
+
 bool ModelScorer::brand_publishes_alone(std::string_view registrable) const {
   const int brand = brands_.official_brand(registrable, true);
   return brand >= 0 && !brands_.brands()[static_cast<std::size_t>(brand)].open_platform;
@@ -95,8 +102,7 @@ bool ModelScorer::brand_publishes_alone(std::string_view registrable) const {
 
 bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings) const {
   return brand_publishes_alone(url.registrable_domain) &&
-         std::none_of(findings.begin(), findings.end(),
-                      [](const Finding& f) { return f.key == "free_hosting"; });
+         std::none_of(findings.begin(), findings.end(), is_free_hosting);
 }
 
 bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
@@ -121,7 +127,7 @@ bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const P
                                 [&](const UrlInfo& u) { return equals_ci(u.host, host); });
   if (url == urls.end() || !brand_publishes_alone(url->registrable_domain)) return false;
   return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    return f.key == "free_hosting" && f.location == location && f.start >= from && f.end <= to;
+    return is_free_hosting(f) && f.location == location && f.start >= from && f.end <= to;
   });
 }
 
