@@ -123,6 +123,10 @@ bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const P
     host.remove_prefix(scheme + 3);
   }
   host = host.substr(0, host.find_first_of("/?#:"));
+  // A bare host at the end of a sentence: its full stop is not part of it.
+  while (!host.empty() && std::string_view(".,;!)").find(host.back()) != std::string_view::npos) {
+    host.remove_suffix(1);
+  }
   const auto url = std::find_if(urls.begin(), urls.end(),
                                 [&](const UrlInfo& u) { return equals_ci(u.host, host); });
   if (url == urls.end() || !brand_publishes_alone(url->registrable_domain)) return false;

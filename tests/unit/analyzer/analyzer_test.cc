@@ -419,6 +419,22 @@ TEST_CASE("the model never quotes a link to a brand's own site as looking like p
   }
 }
 
+TEST_CASE("a brand's own host at the end of a sentence is still the brand's own link") {
+  // The full stop after a bare host is not part of it.
+  // A national CERT's warning about sextortion mails, with its reporting
+  // site: the model may find the words, but never its own site phishing.
+  const std::string text =
+      "CERT Polska ostrzega: oszuści wysyłają maile, że mają nagrania z Twojej kamery, i "
+      "żądają okupu w BTC. To blef – nie płać, a wiadomość zgłoś na incydent.cert.pl.";
+  auto r = analyzer().analyze(text, Kind::kText, "pl");
+  REQUIRE(r.ok());
+  for (const auto& s : r->signals) {
+    if (s.key != "suspicious_url_pattern") continue;
+    INFO(s.evidence);
+    CHECK(s.evidence.find("cert.pl") == std::string::npos);
+  }
+}
+
 TEST_CASE("a link to check that runs a script or carries a page is at least suspicious") {
   for (std::string_view url : {"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
                                "javascript:void(document.location='https://example.org')"}) {
