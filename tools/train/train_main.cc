@@ -128,7 +128,7 @@ struct Args {
   std::string fixtures_dir = SCAMCHECK_SOURCE_DIR "/tests/fixtures";
   std::string out_dir = SCAMCHECK_SOURCE_DIR "/libscamcheck/data/model";
   model::TrainOptions train;
-  std::uint32_t folds = 4;
+  std::uint32_t folds = 8;
   std::uint32_t repeats = 3;
   unsigned threads = 2;
   std::map<std::string, float> source_weight;  // --source-weight NAME=X
@@ -206,7 +206,7 @@ int parse_args(int argc, char** argv, Args& args) {
                  "adding examples leaves the others' order alone) or shuffled (default keyed)")
       ->type_name("keyed|shuffled")
       ->check(CLI::IsMember({"keyed", "shuffled"}));
-  app.add_option("--folds", args.folds, "Cross-fitting folds (default 4)")
+  app.add_option("--folds", args.folds, "Cross-fitting folds (default 8)")
       ->type_name("N")
       ->transform(decimal())
       ->check(CLI::Range(2u, 10u));
