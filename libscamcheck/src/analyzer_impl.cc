@@ -236,8 +236,11 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   if (reputation_ || ai_) texts = evidence_texts(kind, analysed, email);
   if (reputation_) reputation_->check(texts, *findings, report);
 
-  Score score = model_->score(analysed, report.extracted_text ? Kind::kText : kind, email,
-                              report.urls, *findings, normalized ? &*normalized : nullptr);
+  const std::string sender_site =
+      kind == Kind::kEmail ? email_->verified_sender_site(email) : std::string();
+  Score score =
+      model_->score(analysed, report.extracted_text ? Kind::kText : kind, email, report.urls,
+                    *findings, normalized ? &*normalized : nullptr, sender_site);
   if (kind == Kind::kUrl && report.urls.size() == 2) {
     // A redirect: the verdict is at least the one its destination gets on
     // its own, shown by the destination's signs (the model's own evidence

@@ -275,7 +275,7 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
                         .linked_sites = sites.size(),
                         .links_sender_site = links_sender_site,
                         .sender_site = sender_site,
-                        .verified_sender = headers_->verified_brand_sender(email)};
+                        .verified_sender = verified(email)};
   keep_first_of_each_url(report.urls);  // however often the message repeats it
   // A form notification carrying a visitor's link; a mail (or the message
   // it forwards) that is little more than a link to another site.
@@ -296,6 +296,14 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     mail_->apply_subscription_notice(shown, findings);
   }
   return {};
+}
+
+bool EmailDetector::verified(const ParsedEmail& email) const {
+  return headers_->verified_brand_sender(email) || headers_->verified_colleague(email);
+}
+
+std::string EmailDetector::verified_sender_site(const ParsedEmail& email) const {
+  return verified(email) ? headers_->sender_site(email) : std::string();
 }
 
 std::int64_t count_email_tokens(const ParsedEmail& email) {

@@ -9,6 +9,7 @@
 #include "email/email_checks.h"
 #include "email/header_names.h"
 #include "email/header_parse.h"
+#include "email/recipients.h"
 #include "util/ascii.h"
 
 namespace scamcheck::internal {
@@ -73,6 +74,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
 
   void check(const ParsedEmail& email, Findings& out) const override;
   bool verified_brand_sender(const ParsedEmail& email) const override;
+  bool verified_colleague(const ParsedEmail& email) const override;
   std::string sender_site(const ParsedEmail& email) const override;
   bool freemail_mailbox(std::string_view domain) const override {
     return is_mailbox_at_provider(domain, registrable(domain));
@@ -188,16 +190,35 @@ std::string HeaderCheckerImpl::sender_site(const ParsedEmail& email) const {
   return sender.freemail ? std::string() : sender.reg;
 }
 
-bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
-  Sender sender;
-  read_address(email, sender);
-  if (!sender.official) return false;
+namespace {
+
+// The receiving server's topmost Authentication-Results says dmarc=pass.
+bool dmarc_passed(const ParsedEmail& email) {
   std::vector<const EmailHeader*> results = email.find("Authentication-Results");
   if (results.empty()) return false;
   for (const AuthResult& r : parse_auth_results(results.front()->value)) {
     if (r.method == AuthResult::Method::kDmarc && lower_ascii(r.result) == "pass") return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
+  Sender sender;
+  read_address(email, sender);
+  return sender.official && dmarc_passed(email);
+}
+
+bool HeaderCheckerImpl::verified_colleague(const ParsedEmail& email) const {
+  Sender sender;
+  if (!read_address(email, sender) || sender.freemail || sender.reg.empty()) return false;
+  const std::vector<std::string> recipients = recipient_addresses(email);
+  const bool same_organisation =
+      std::any_of(recipients.begin(), recipients.end(), [&](const std::string& address) {
+        return registrable(std::string_view(address).substr(address.find('@') + 1)) == sender.reg;
+      });
+  return same_organisation && dmarc_passed(email);
 }
 
 bool HeaderCheckerImpl::read_address(const ParsedEmail& email, Sender& s) const {

@@ -105,10 +105,10 @@ bool ModelScorer::on_brand_own_site(const UrlInfo& url, const Findings& findings
          std::none_of(findings.begin(), findings.end(), is_free_hosting);
 }
 
-bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
-                                    const std::vector<UrlInfo>& urls, const Findings& findings,
-                                    std::string_view location, std::size_t start,
-                                    std::size_t end) const {
+bool ModelScorer::on_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
+                              const std::vector<UrlInfo>& urls, const Findings& findings,
+                              std::string_view sender_site, std::string_view location,
+                              std::size_t start, std::size_t end) const {
   const std::string_view text = kind == Kind::kEmail ? email.text_of(location) : content;
   if (end > text.size() || start >= end) return false;
   // The link around the span: the characters a link is written with.
@@ -129,7 +129,10 @@ bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const P
   }
   const auto url = std::find_if(urls.begin(), urls.end(),
                                 [&](const UrlInfo& u) { return equals_ci(u.host, host); });
-  if (url == urls.end() || !brand_publishes_alone(url->registrable_domain)) return false;
+  if (url == urls.end()) return false;
+  const bool own = brand_publishes_alone(url->registrable_domain) ||
+                   (!sender_site.empty() && url->registrable_domain == sender_site);
+  if (!own) return false;
   return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
     return is_free_hosting(f) && f.location == location && f.start >= from && f.end <= to;
   });
@@ -137,15 +140,16 @@ bool ModelScorer::on_brand_own_link(std::string_view content, Kind kind, const P
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
                          const std::vector<UrlInfo>& urls, Findings& findings,
-                         const NormalizedText* normalized) const {
-  Score score = score_unfloored(content, kind, email, urls, findings, normalized);
+                         const NormalizedText* normalized, std::string_view sender_site) const {
+  Score score = score_unfloored(content, kind, email, urls, findings, normalized, sender_site);
   rules_.apply_floor(findings, score);
   return score;
 }
 
 Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
                                    const std::vector<UrlInfo>& urls, Findings& findings,
-                                   const NormalizedText* normalized) const {
+                                   const NormalizedText* normalized,
+                                   std::string_view sender_site) const {
   if (!model_) return rules_.score(findings);
   // A URL on a known brand's own site, where only the brand publishes (not
   // a platform anyone can post to, nor a hosting service): the rules
@@ -173,8 +177,8 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     const std::size_t before = findings.size();
     model::add_model_evidence(features, *model_, findings,
                               [&](std::string_view location, std::size_t start, std::size_t end) {
-                                return on_brand_own_link(content, kind, email, urls, findings,
-                                                         location, start, end);
+                                return on_own_link(content, kind, email, urls, findings,
+                                                   sender_site, location, start, end);
                               });
     if (findings.size() != before) rules = rules_.score(findings);
     // No evidence, no warning: when neither the rules nor the model can

@@ -37,9 +37,12 @@ class ModelScorer {
   // (Scorer::apply_floor).
   // `normalized`: NormalizedText of a text `content`, when the caller has
   // one (model::add_prose reads it instead of normalizing again).
+  // `sender_site`: a mail's verified sender's registrable domain
+  // (EmailDetector::verified_sender_site), whose links the model's
+  // evidence does not quote either.
   Score score(std::string_view content, Kind kind, const ParsedEmail& email,
               const std::vector<UrlInfo>& urls, Findings& findings,
-              const NormalizedText* normalized = nullptr) const;
+              const NormalizedText* normalized = nullptr, std::string_view sender_site = {}) const;
 
   // The model's features of analysed input (`rules_total` the total of the
   // findings' score), with or without a model: the training tool reads them.
@@ -63,16 +66,18 @@ class ModelScorer {
   // publishes there), free hosting aside.
   bool brand_publishes_alone(std::string_view registrable) const;
   // Whether [start, end) of `location` in the input is part of a link to
-  // such a site (one of `urls`, with no free_hosting finding on it): the
-  // model's evidence does not quote it as looking like phishing.
-  bool on_brand_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
-                         const std::vector<UrlInfo>& urls, const Findings& findings,
-                         std::string_view location, std::size_t start, std::size_t end) const;
+  // such a site or to `sender_site` (one of `urls`, with no free_hosting
+  // finding on it): the model's evidence does not quote it as looking like
+  // phishing.
+  bool on_own_link(std::string_view content, Kind kind, const ParsedEmail& email,
+                   const std::vector<UrlInfo>& urls, const Findings& findings,
+                   std::string_view sender_site, std::string_view location, std::size_t start,
+                   std::size_t end) const;
 
   // score() before the severity floors.
   Score score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
                         const std::vector<UrlInfo>& urls, Findings& findings,
-                        const NormalizedText* normalized) const;
+                        const NormalizedText* normalized, std::string_view sender_site) const;
 
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   const Scorer& rules_;

@@ -400,6 +400,33 @@ TEST_CASE("a file on the recipient's own SharePoint is no free hosting; a strang
   CHECK(hosting(*stranger) == 1);
 }
 
+TEST_CASE("a colleague's verified mail is judged as what it says; a stranger's or a spoof is not") {
+  // The organisation's own IT reminding of a password expiry, linking to
+  // its own intranet: from the recipient's domain, DMARC passed.
+  auto mail = [](std::string_view dmarc, std::string_view to) {
+    return "Authentication-Results: mx.contoso.com; spf=pass smtp.mailfrom=contoso.com;\r\n"
+           " dkim=pass header.d=contoso.com; dmarc=" +
+           std::string(dmarc) +
+           " header.from=contoso.com\r\n"
+           "From: IT Service Desk <servicedesk@contoso.com>\r\nTo: Paula <" +
+           std::string(to) +
+           ">\r\nSubject: Your network password expires in 3 days\r\n\r\n"
+           "Hello Paula,\r\n\r\nYour network password expires in 3 days. Please change it "
+           "before then on the self-service password page of the intranet:\r\n"
+           "https://intranet.contoso.com/password/change\r\n\r\nIf your password expires "
+           "you will not be able to log in until the service desk resets it.\r\n";
+  };
+  auto colleague = analyzer().analyze(mail("pass", "paula@contoso.com"), Kind::kEmail, "en");
+  REQUIRE(colleague.ok());
+  CHECK(colleague->verdict == Verdict::kSafe);
+  for (auto [dmarc, to] :
+       {std::pair{"fail", "paula@contoso.com"}, std::pair{"pass", "paula@example.org"}}) {
+    auto r = analyzer().analyze(mail(dmarc, to), Kind::kEmail, "en");
+    REQUIRE(r.ok());
+    CHECK_MESSAGE(r->verdict != Verdict::kSafe, dmarc, " ", to);
+  }
+}
+
 TEST_CASE("the model never quotes a link to a brand's own site as looking like phishing") {
   // A lure sent from elsewhere that names the brand's real address: the
   // warning stands, its evidence is the lure's words and sender.
