@@ -78,8 +78,7 @@ void add_model_evidence(const FeatureSet& features, const LinearModel& model, Fi
     if (std::any_of(chosen.begin(), chosen.end(), [&](const Place& c) { return overlaps(c, p); })) {
       continue;
     }
-    if (p.group() == Group::kUrl && not_quoted &&
-        not_quoted(features.locations[p.field()], p.start(), p.end())) {
+    if (not_quoted && not_quoted(features.locations[p.field()], p.start(), p.end())) {
       continue;
     }
     chosen.push_back(p);

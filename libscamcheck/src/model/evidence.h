@@ -24,9 +24,9 @@ inline constexpr std::string_view kUrlPatternKey = "suspicious_url_pattern";
 // largest. Overlapping spans of positive features join into one phrase
 // whose contribution is their sum, so a run of telling words is quoted once.
 // Their `weight` ranks them among the rule findings (10..40 by share).
-// A part of a link for which `not_quoted(location, start, end)` is true is
-// passed over (a link to a brand's own site does not look like phishing,
-// whatever its words weigh). `features` must be finished
+// A span for which `not_quoted(location, start, end)` is true is passed
+// over, as a link's pattern or as words (a link to a brand's own site does
+// not look like phishing, whatever its words weigh). `features` must be finished
 // (FeatureSet::finish()).
 using LinkFilter = std::function<bool(std::string_view, std::size_t, std::size_t)>;
 void add_model_evidence(const FeatureSet& features, const LinearModel& model, Findings& out,

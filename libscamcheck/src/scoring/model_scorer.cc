@@ -111,31 +111,45 @@ bool ModelScorer::on_own_link(std::string_view content, Kind kind, const ParsedE
                               std::size_t start, std::size_t end) const {
   const std::string_view text = kind == Kind::kEmail ? email.text_of(location) : content;
   if (end > text.size() || start >= end) return false;
-  // The link around the span: the characters a link is written with.
+  // The characters a link is written with.
   auto in_link = [](char c) {
     return static_cast<unsigned char>(c) > ' ' && c != '"' && c != '\'' && c != '<' && c != '>';
   };
+  // Whether the link written at [from, to) is one of `urls` on such a site.
+  auto own = [&](std::size_t from, std::size_t to) {
+    std::string_view host = text.substr(from, to - from);
+    if (const std::size_t scheme = host.find("://"); scheme != std::string_view::npos) {
+      host.remove_prefix(scheme + 3);
+    }
+    host = host.substr(0, host.find_first_of("/?#:"));
+    // A bare host at the end of a sentence: its full stop is not part of it.
+    while (!host.empty() && std::string_view(".,;!)").find(host.back()) != std::string_view::npos) {
+      host.remove_suffix(1);
+    }
+    const auto url = std::find_if(urls.begin(), urls.end(),
+                                  [&](const UrlInfo& u) { return equals_ci(u.host, host); });
+    if (url == urls.end()) return false;
+    if (!brand_publishes_alone(url->registrable_domain) &&
+        (sender_site.empty() || url->registrable_domain != sender_site)) {
+      return false;
+    }
+    return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return is_free_hosting(f) && f.location == location && f.start >= from && f.end <= to;
+    });
+  };
+  // Every link the span touches (a phrase the model quotes may hold one:
+  // "at paypal.com").
   std::size_t from = start, to = end;
   while (from > 0 && in_link(text[from - 1])) --from;
   while (to < text.size() && in_link(text[to])) ++to;
-  std::string_view host = text.substr(from, to - from);
-  if (const std::size_t scheme = host.find("://"); scheme != std::string_view::npos) {
-    host.remove_prefix(scheme + 3);
+  for (std::size_t i = from; i < to;) {
+    while (i < to && !in_link(text[i])) ++i;
+    std::size_t j = i;
+    while (j < to && in_link(text[j])) ++j;
+    if (j > i && own(i, j)) return true;
+    i = j;
   }
-  host = host.substr(0, host.find_first_of("/?#:"));
-  // A bare host at the end of a sentence: its full stop is not part of it.
-  while (!host.empty() && std::string_view(".,;!)").find(host.back()) != std::string_view::npos) {
-    host.remove_suffix(1);
-  }
-  const auto url = std::find_if(urls.begin(), urls.end(),
-                                [&](const UrlInfo& u) { return equals_ci(u.host, host); });
-  if (url == urls.end()) return false;
-  const bool own = brand_publishes_alone(url->registrable_domain) ||
-                   (!sender_site.empty() && url->registrable_domain == sender_site);
-  if (!own) return false;
-  return std::none_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    return is_free_hosting(f) && f.location == location && f.start >= from && f.end <= to;
-  });
+  return false;
 }
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,

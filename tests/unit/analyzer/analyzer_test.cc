@@ -462,6 +462,20 @@ TEST_CASE("a brand's own host at the end of a sentence is still the brand's own 
   }
 }
 
+TEST_CASE("the model's word evidence never quotes a brand's own link either") {
+  const std::string text =
+      "URGENT: your PayPal account is limited due to unusual activity, confirm your identity "
+      "now or it will be closed. Log in at paypal.com.";
+  auto r = analyzer().analyze(text, Kind::kText, "en");
+  REQUIRE(r.ok());
+  CHECK(r->verdict != Verdict::kSafe);
+  for (const auto& s : r->signals) {
+    if (s.key != "suspicious_wording" && s.key != "suspicious_url_pattern") continue;
+    INFO(s.evidence);
+    CHECK(s.evidence.find("paypal.com") == std::string::npos);
+  }
+}
+
 TEST_CASE("a link to check that runs a script or carries a page is at least suspicious") {
   for (std::string_view url : {"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
                                "javascript:void(document.location='https://example.org')"}) {
