@@ -427,6 +427,19 @@ TEST_CASE("a colleague's verified mail is judged as what it says; a stranger's o
   }
 }
 
+namespace {
+
+// No evidence the model adds (a link's pattern or wording) quotes `host`.
+void check_model_never_quotes(const scamcheck::Report& r, std::string_view host) {
+  for (const auto& s : r.signals) {
+    if (s.key != "suspicious_url_pattern" && s.key != "suspicious_wording") continue;
+    INFO(s.evidence);
+    CHECK(s.evidence.find(host) == std::string::npos);
+  }
+}
+
+}  // namespace
+
 TEST_CASE("the model never quotes a link to a brand's own site as looking like phishing") {
   // A lure sent from elsewhere that names the brand's real address: the
   // warning stands, its evidence is the lure's words and sender.
@@ -439,41 +452,30 @@ TEST_CASE("the model never quotes a link to a brand's own site as looking like p
   auto r = analyzer().analyze(mail, Kind::kEmail, "en");
   REQUIRE(r.ok());
   CHECK(r->verdict != Verdict::kSafe);
-  for (const auto& s : r->signals) {
-    if (s.key != "suspicious_url_pattern") continue;
-    INFO(s.evidence);
-    CHECK(s.evidence.find("paypal.com") == std::string::npos);
-  }
+  check_model_never_quotes(*r, "paypal.com");
 }
 
 TEST_CASE("a brand's own host at the end of a sentence is still the brand's own link") {
-  // The full stop after a bare host is not part of it.
-  // A national CERT's warning about sextortion mails, with its reporting
-  // site: the model may find the words, but never its own site phishing.
+  // The full stop after a bare host is not part of it. A national CERT's
+  // warning about sextortion mails, with its reporting site: the model may
+  // find the words, but never its own site phishing.
   const std::string text =
       "CERT Polska ostrzega: oszuści wysyłają maile, że mają nagrania z Twojej kamery, i "
       "żądają okupu w BTC. To blef – nie płać, a wiadomość zgłoś na incydent.cert.pl.";
   auto r = analyzer().analyze(text, Kind::kText, "pl");
   REQUIRE(r.ok());
-  for (const auto& s : r->signals) {
-    if (s.key != "suspicious_url_pattern") continue;
-    INFO(s.evidence);
-    CHECK(s.evidence.find("cert.pl") == std::string::npos);
-  }
+  check_model_never_quotes(*r, "cert.pl");
 }
 
 TEST_CASE("the model's word evidence never quotes a brand's own link either") {
+  // The phrase "at paypal.com" holds the link.
   const std::string text =
       "URGENT: your PayPal account is limited due to unusual activity, confirm your identity "
       "now or it will be closed. Log in at paypal.com.";
   auto r = analyzer().analyze(text, Kind::kText, "en");
   REQUIRE(r.ok());
   CHECK(r->verdict != Verdict::kSafe);
-  for (const auto& s : r->signals) {
-    if (s.key != "suspicious_wording" && s.key != "suspicious_url_pattern") continue;
-    INFO(s.evidence);
-    CHECK(s.evidence.find("paypal.com") == std::string::npos);
-  }
+  check_model_never_quotes(*r, "paypal.com");
 }
 
 TEST_CASE("a link to check that runs a script or carries a page is at least suspicious") {
