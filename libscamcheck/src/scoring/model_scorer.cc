@@ -109,6 +109,7 @@ bool ModelScorer::on_own_link(std::string_view content, Kind kind, const ParsedE
                               const std::vector<UrlInfo>& urls, const Findings& findings,
                               std::string_view sender_site, std::string_view location,
                               std::size_t start, std::size_t end) const {
+  if (urls.empty()) return false;
   const std::string_view text = kind == Kind::kEmail ? email.text_of(location) : content;
   if (end > text.size() || start >= end) return false;
   // The characters a link is written with.
@@ -146,7 +147,10 @@ bool ModelScorer::on_own_link(std::string_view content, Kind kind, const ParsedE
     while (i < to && !in_link(text[i])) ++i;
     std::size_t j = i;
     while (j < to && in_link(text[j])) ++j;
-    if (j > i && own(i, j)) return true;
+    // A host has a dot: a word without one is no link.
+    if (j > i && text.substr(i, j - i).find('.') != std::string_view::npos && own(i, j)) {
+      return true;
+    }
     i = j;
   }
   return false;
