@@ -183,14 +183,16 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
 }
 
 Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report,
-                                      ParsedEmail* email,
-                                      std::optional<NormalizedText>* normalized) const {
+                                      ParsedEmail* email, std::optional<NormalizedText>* normalized,
+                                      std::string* verified_site) const {
   if (Status s = validate(content, kind); !s.ok()) return s;
   Findings findings;
   if (kind == Kind::kEmail) {
     auto parsed = parse_email(content);
     if (!parsed.ok()) return parsed.status();
-    if (Status s = email_->detect(*parsed, *this, findings, report); !s.ok()) return s;
+    if (Status s = email_->detect(*parsed, *this, findings, report, verified_site); !s.ok()) {
+      return s;
+    }
     if (email) *email = std::move(parsed).value();
   } else if (kind == Kind::kUrl) {
     detect_url(content, findings, report);
@@ -216,7 +218,8 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   report.kind = kind;
   ParsedEmail email;
   std::optional<NormalizedText> normalized;  // of a text: the rules' and the model's
-  auto findings = detect(content, kind, report, &email, &normalized);
+  std::string sender_site;                   // a verified mail sender's site
+  auto findings = detect(content, kind, report, &email, &normalized, &sender_site);
   if (!findings.ok()) return findings.status();
 
   // An image or document is analysed as the text read from it (CONTRACT
@@ -236,8 +239,6 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   if (reputation_ || ai_) texts = evidence_texts(kind, analysed, email);
   if (reputation_) reputation_->check(texts, *findings, report);
 
-  const std::string sender_site =
-      kind == Kind::kEmail ? email_->verified_sender_site(email) : std::string();
   Score score =
       model_->score(analysed, report.extracted_text ? Kind::kText : kind, email, report.urls,
                     *findings, normalized ? &*normalized : nullptr, sender_site);

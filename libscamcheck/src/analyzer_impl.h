@@ -45,10 +45,13 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
   // scores and explains them. Exposed for tests and tools.
   // For kind email, `email` (if given) receives the decoded message, whose
   // header and part texts the findings' spans index into. For kind text,
-  // `normalized` (if given) receives the rules' normalization of `content`.
+  // `normalized` (if given) receives the rules' normalization of `content`;
+  // for kind email, `verified_site` (if given) the verified sender's
+  // registrable domain (HeaderChecker::verified_sender_site).
   Result<Findings> detect(std::string_view content, Kind kind, Report& report,
                           ParsedEmail* email = nullptr,
-                          std::optional<NormalizedText>* normalized = nullptr) const;
+                          std::optional<NormalizedText>* normalized = nullptr,
+                          std::string* verified_site = nullptr) const;
 
   // The learned model's features of valid input, read exactly as analyze()
   // reads them. Exposed for the training tool (tools/train), which builds

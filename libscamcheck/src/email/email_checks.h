@@ -36,15 +36,13 @@ class HeaderChecker {
                                                      const UrlAnalyzer& urls);
   virtual ~HeaderChecker() = default;
   virtual void check(const ParsedEmail& email, Findings& out) const = 0;
-  // True if the From address is on a known brand's official domain and the
-  // receiving server's topmost Authentication-Results says dmarc=pass: the
-  // mail verifiably comes from that brand.
-  virtual bool verified_brand_sender(const ParsedEmail& email) const = 0;
-  // True if the From address is on the registrable domain of one of the
-  // addresses the mail was delivered to (not a freemail provider's) and
-  // the topmost Authentication-Results says dmarc=pass: a colleague's mail,
-  // or the organisation's own IT, not a stranger using its name.
-  virtual bool verified_colleague(const ParsedEmail& email) const = 0;
+  // The From address's registrable domain when the receiving server's
+  // topmost Authentication-Results says dmarc=pass and the address is on a
+  // known brand's official domain, or on the registrable domain of one of
+  // the addresses the mail was delivered to (a colleague, the
+  // organisation's own IT; never a freemail provider's): the mail
+  // verifiably comes from there. "" otherwise.
+  virtual std::string verified_sender_site(const ParsedEmail& email) const = 0;
   // The registrable domain of the From address; "" when there is none or
   // it is a personal mailbox at a freemail provider.
   virtual std::string sender_site(const ParsedEmail& email) const = 0;

@@ -204,7 +204,7 @@ std::string_view EmailDetector::detect_html(const EmailPart& part, std::string_v
 }
 
 Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Findings& findings,
-                             Report& report) const {
+                             Report& report, std::string* verified_site) const {
   headers_->check(email, findings);
   const std::string sender_site = headers_->sender_site(email);
   for (const EmailHeader* subject : email.find("Subject")) {
@@ -269,13 +269,14 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
   // Read before keep_first_of_each_url reorders the URLs `sites` points into.
   const bool links_sender_site =
       !sender_site.empty() && std::find(sites.begin(), sites.end(), sender_site) != sites.end();
+  std::string verified = headers_->verified_sender_site(email);
   const MailShape shape{.html_parts = html_parts,
                         .html_visible_chars = html_chars,
                         .plain_text_chars = text_chars,
                         .linked_sites = sites.size(),
                         .links_sender_site = links_sender_site,
                         .sender_site = sender_site,
-                        .verified_sender = verified(email)};
+                        .verified_sender = !verified.empty()};
   keep_first_of_each_url(report.urls);  // however often the message repeats it
   // A form notification carrying a visitor's link; a mail (or the message
   // it forwards) that is little more than a link to another site.
@@ -295,15 +296,8 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     shown.insert(shown.end(), html_texts.begin(), html_texts.end());
     mail_->apply_subscription_notice(shown, findings);
   }
+  if (verified_site) *verified_site = std::move(verified);
   return {};
-}
-
-bool EmailDetector::verified(const ParsedEmail& email) const {
-  return headers_->verified_brand_sender(email) || headers_->verified_colleague(email);
-}
-
-std::string EmailDetector::verified_sender_site(const ParsedEmail& email) const {
-  return verified(email) ? headers_->sender_site(email) : std::string();
 }
 
 std::int64_t count_email_tokens(const ParsedEmail& email) {

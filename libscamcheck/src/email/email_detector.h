@@ -30,13 +30,10 @@ class EmailDetector {
 
   // The findings of a decoded mail; the URLs of its links go to report.urls
   // (one entry per URL). Spans index the header and part texts of `email`.
-  Status detect(const ParsedEmail& email, const TextStage& text, Findings& findings,
-                Report& report) const;
-
-  // The From address's registrable domain when the sender is verified (a
-  // brand's official domain, or the recipient's own organisation, with
-  // dmarc=pass); "" otherwise.
-  std::string verified_sender_site(const ParsedEmail& email) const;
+  // `verified_site` (if given) receives the verified sender's registrable
+  // domain (HeaderChecker::verified_sender_site), "" when there is none.
+  Status detect(const ParsedEmail& email, const TextStage& text, Findings& findings, Report& report,
+                std::string* verified_site = nullptr) const;
 
   // What a link to the sender's own site weighs (email.json).
   double sender_site_strength() const { return mail_->sender_site_strength(); }
@@ -45,8 +42,6 @@ class EmailDetector {
  private:
   EmailDetector() = default;
 
-  // A brand's or a colleague's mail, verified by DMARC (HeaderChecker).
-  bool verified(const ParsedEmail& email) const;
   // Returns the text the part shows a reader (kept in part.visible).
   std::string_view detect_html(const EmailPart& part, std::string_view sender_site,
                                const TextStage& text, Findings& findings, Report& report) const;

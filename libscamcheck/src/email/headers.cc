@@ -73,8 +73,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
         providers_(std::move(providers)) {}
 
   void check(const ParsedEmail& email, Findings& out) const override;
-  bool verified_brand_sender(const ParsedEmail& email) const override;
-  bool verified_colleague(const ParsedEmail& email) const override;
+  std::string verified_sender_site(const ParsedEmail& email) const override;
   std::string sender_site(const ParsedEmail& email) const override;
   bool freemail_mailbox(std::string_view domain) const override {
     return is_mailbox_at_provider(domain, registrable(domain));
@@ -204,21 +203,16 @@ bool dmarc_passed(const ParsedEmail& email) {
 
 }  // namespace
 
-bool HeaderCheckerImpl::verified_brand_sender(const ParsedEmail& email) const {
+std::string HeaderCheckerImpl::verified_sender_site(const ParsedEmail& email) const {
   Sender sender;
-  read_address(email, sender);
-  return sender.official && dmarc_passed(email);
-}
-
-bool HeaderCheckerImpl::verified_colleague(const ParsedEmail& email) const {
-  Sender sender;
-  if (!read_address(email, sender) || sender.freemail || sender.reg.empty()) return false;
-  const std::vector<std::string> recipients = recipient_addresses(email);
-  const bool same_organisation =
-      std::any_of(recipients.begin(), recipients.end(), [&](const std::string& address) {
-        return registrable(std::string_view(address).substr(address.find('@') + 1)) == sender.reg;
-      });
-  return same_organisation && dmarc_passed(email);
+  if (!read_address(email, sender) || sender.freemail || sender.reg.empty()) return {};
+  auto colleague = [&] {
+    const std::vector<std::string> recipients = recipient_addresses(email);
+    return std::any_of(recipients.begin(), recipients.end(), [&](const std::string& address) {
+      return registrable(std::string_view(address).substr(address.find('@') + 1)) == sender.reg;
+    });
+  };
+  return (sender.official || colleague()) && dmarc_passed(email) ? sender.reg : std::string();
 }
 
 bool HeaderCheckerImpl::read_address(const ParsedEmail& email, Sender& s) const {
