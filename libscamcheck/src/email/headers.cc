@@ -144,7 +144,7 @@ class HeaderCheckerImpl final : public HeaderChecker {
 
   // The From address alone: header, mailbox, registrable domain, freemail,
   // the brand whose official domain it is. All that sender_site() and
-  // verified_brand_sender() need; false without a From header.
+  // verified_sender_site() need; false without a From header.
   bool read_address(const ParsedEmail& email, Sender& s) const;
   // The address, then what the display name and the domain claim.
   void read_sender(const ParsedEmail& email, Sender& s, Findings& out) const;
