@@ -130,6 +130,16 @@ TEST_CASE("words glued by a dot are not links") {
   CHECK(spans("securebankinglogin.live") == V{"securebankinglogin.live"});
 }
 
+TEST_CASE("a public suffix alone names no site") {
+  CHECK(spans("GOV.UK ALERT: read the guidance") == V{});
+  CHECK(spans("a co.uk or com.au address") == V{});
+  // ... a name on it does, and the suffix with a path or www too.
+  CHECK(spans("pay at hmrc-refund.gov.uk.example-pay.com") ==
+        V{"hmrc-refund.gov.uk.example-pay.com"});
+  CHECK(spans("see gov.uk/cost-of-living") == V{"gov.uk/cost-of-living"});
+  CHECK(spans("www.gov.uk") == V{"www.gov.uk"});
+}
+
 TEST_CASE("e-mail addresses are not links, userinfo URLs are") {
   CHECK(spans("Write to user@example.com or john.smith@paypal.co.uk") == V{});
   CHECK(spans("mailto:info@example.com") == V{});
