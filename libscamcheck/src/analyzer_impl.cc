@@ -184,13 +184,13 @@ void AnalyzerImpl::detect_url(std::string_view content, Findings& findings, Repo
 
 Result<Findings> AnalyzerImpl::detect(std::string_view content, Kind kind, Report& report,
                                       ParsedEmail* email, std::optional<NormalizedText>* normalized,
-                                      std::string* verified_site) const {
+                                      MailSender* sender) const {
   if (Status s = validate(content, kind); !s.ok()) return s;
   Findings findings;
   if (kind == Kind::kEmail) {
     auto parsed = parse_email(content);
     if (!parsed.ok()) return parsed.status();
-    if (Status s = email_->detect(*parsed, *this, findings, report, verified_site); !s.ok()) {
+    if (Status s = email_->detect(*parsed, *this, findings, report, sender); !s.ok()) {
       return s;
     }
     if (email) *email = std::move(parsed).value();
@@ -218,8 +218,8 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   report.kind = kind;
   ParsedEmail email;
   std::optional<NormalizedText> normalized;  // of a text: the rules' and the model's
-  std::string sender_site;                   // a verified mail sender's site
-  auto findings = detect(content, kind, report, &email, &normalized, &sender_site);
+  MailSender sender;                         // of a mail
+  auto findings = detect(content, kind, report, &email, &normalized, &sender);
   if (!findings.ok()) return findings.status();
 
   // An image or document is analysed as the text read from it (CONTRACT
@@ -239,9 +239,8 @@ Result<Report> AnalyzerImpl::analyze(std::string_view content, Kind kind,
   if (reputation_ || ai_) texts = evidence_texts(kind, analysed, email);
   if (reputation_) reputation_->check(texts, *findings, report);
 
-  Score score =
-      model_->score(analysed, report.extracted_text ? Kind::kText : kind, email, report.urls,
-                    *findings, normalized ? &*normalized : nullptr, sender_site);
+  Score score = model_->score(analysed, report.extracted_text ? Kind::kText : kind, email,
+                              report.urls, *findings, normalized ? &*normalized : nullptr, sender);
   if (kind == Kind::kUrl && report.urls.size() == 2) {
     // A redirect: the verdict is at least the one its destination gets on
     // its own, shown by the destination's signs (the model's own evidence

@@ -46,12 +46,12 @@ class AnalyzerImpl final : public Analyzer, private TextStage {
   // For kind email, `email` (if given) receives the decoded message, whose
   // header and part texts the findings' spans index into. For kind text,
   // `normalized` (if given) receives the rules' normalization of `content`;
-  // for kind email, `verified_site` (if given) the verified sender's
-  // registrable domain (HeaderChecker::verified_sender_site).
+  // for kind email, `sender` (if given) what the e-mail stage found out
+  // about the sender (MailSender).
   Result<Findings> detect(std::string_view content, Kind kind, Report& report,
                           ParsedEmail* email = nullptr,
                           std::optional<NormalizedText>* normalized = nullptr,
-                          std::string* verified_site = nullptr) const;
+                          MailSender* sender = nullptr) const;
 
   // The learned model's features of valid input, read exactly as analyze()
   // reads them. Exposed for the training tool (tools/train), which builds

@@ -51,6 +51,17 @@ class HeaderChecker {
   virtual bool freemail_mailbox(std::string_view domain) const = 0;
 };
 
+// What the e-mail stage found out about a mail's sender, for the scorer.
+struct MailSender {
+  // The verified sender's registrable domain
+  // (HeaderChecker::verified_sender_site), "" when there is none.
+  std::string verified_site;
+  // A verified sender whose links all stay at the recipient's organisation
+  // (its site or its own SharePoint, at least once) or on brands' official
+  // sites other than pages hosted there.
+  bool links_stay_home = false;
+};
+
 // Text of an HTML part that a reader sees, with a map back to the HTML
 // source: the text pipeline runs over `text`, and a span [s, e) of it maps
 // to source bytes [source_start[s], source_end[e - 1]).

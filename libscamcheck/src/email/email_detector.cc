@@ -104,43 +104,90 @@ void check_forwarded_sender(const HeaderChecker& headers, const EmailPart& part,
   }
 }
 
-// A file shared on the recipient's own organisation's SharePoint
-// ("<org>.sharepoint.com", "<org>-my.sharepoint.com" for OneDrive, <org>
-// the name of a recipient's domain, hyphens left out as Microsoft does): a
+// The organisations a mail was delivered to: each recipient domain's
+// registrable domain, and its name as a SharePoint tenant spells it (the
+// first label, lower case, hyphens left out as Microsoft does). A
+// mailbox at a freemail provider is nobody's organisation.
+struct RecipientOrgs {
+  std::vector<std::string> sites;
+  std::vector<std::string> names;
+};
+
+RecipientOrgs recipient_orgs(const ParsedEmail& email, const HeaderChecker& headers) {
+  RecipientOrgs orgs;
+  for (const std::string& address : recipient_addresses(email)) {
+    const std::string_view domain = std::string_view(address).substr(address.find('@') + 1);
+    std::string site = registrable_domain(domain);
+    if (site.empty() || headers.freemail_mailbox(domain)) continue;
+    std::string name;
+    for (char c : std::string_view(site).substr(0, site.find('.'))) {
+      if (c != '-') name += ascii_lower(c);
+    }
+    orgs.names.push_back(std::move(name));
+    orgs.sites.push_back(std::move(site));
+  }
+  return orgs;
+}
+
+// Whether `host` is a recipient organisation's own SharePoint
+// ("<org>.sharepoint.com", "<org>-my.sharepoint.com" for OneDrive): a
 // colleague's share, not a page a stranger put up. SharePoint alone: on the
 // other hosts anyone can take a site named after any company.
-void drop_own_tenant_hosting(const ParsedEmail& email, Findings& findings) {
-  auto hosting = [](const Finding& f) { return f.key == url_keys::kFreeHosting; };
-  if (std::none_of(findings.begin(), findings.end(), hosting)) return;
-  auto without_hyphens = [](std::string_view label) {
-    std::string out;
-    for (char c : label) {
-      if (c != '-') out += ascii_lower(c);
-    }
-    return out;
-  };
-  std::vector<std::string> orgs;
-  for (const std::string& address : recipient_addresses(email)) {
-    const std::string site = registrable_domain(address.substr(address.find('@') + 1));
-    if (!site.empty()) orgs.push_back(without_hyphens(site.substr(0, site.find('.'))));
+bool own_tenant(std::string_view host, const RecipientOrgs& orgs) {
+  const std::size_t dot = host.find('.');
+  if (dot == std::string_view::npos || !equals_ci(host.substr(dot), ".sharepoint.com")) {
+    return false;
   }
-  if (orgs.empty()) return;
+  std::string_view tenant = host.substr(0, dot);
+  if (tenant.size() > 3 && equals_ci(tenant.substr(tenant.size() - 3), "-my")) {
+    tenant.remove_suffix(3);
+  }
+  std::string name;
+  for (char c : tenant) {
+    if (c != '-') name += ascii_lower(c);
+  }
+  return std::find(orgs.names.begin(), orgs.names.end(), name) != orgs.names.end();
+}
+
+// The host a finding of a mail quotes, "" when its span is off the text.
+std::string_view quoted(const ParsedEmail& email, const Finding& f) {
+  const std::string_view text = email.text_of(f.location);
+  if (f.end > text.size() || f.start >= f.end) return {};
+  return text.substr(f.start, f.end - f.start);
+}
+
+// A file shared on the recipient's own SharePoint is no free hosting.
+void drop_own_tenant_hosting(const ParsedEmail& email, const RecipientOrgs& orgs,
+                             Findings& findings) {
+  if (orgs.names.empty()) return;
   std::erase_if(findings, [&](const Finding& f) {
-    if (!hosting(f)) return false;
-    const std::string_view text = email.text_of(f.location);
-    if (f.end > text.size() || f.start >= f.end) return false;
-    std::string_view host = text.substr(f.start, f.end - f.start);
-    const std::size_t dot = host.find('.');
-    if (dot == std::string_view::npos || !equals_ci(host.substr(dot), ".sharepoint.com")) {
+    return f.key == url_keys::kFreeHosting && own_tenant(quoted(email, f), orgs);
+  });
+}
+
+// Whether every link of a mail stays at home: on a recipient
+// organisation's own site or SharePoint (at least one link), else on a
+// brand's official site other than a page hosted there (a free_hosting
+// finding: anyone can put one up).
+bool links_stay_home(const ParsedEmail& email, const RecipientOrgs& orgs,
+                     const std::vector<UrlInfo>& urls, const Findings& findings,
+                     const UrlAnalyzer& analyzer) {
+  if (orgs.sites.empty()) return false;
+  bool home = false;
+  for (const UrlInfo& u : urls) {
+    if (std::find(orgs.sites.begin(), orgs.sites.end(), u.registrable_domain) != orgs.sites.end() ||
+        own_tenant(u.host, orgs)) {
+      home = true;
+      continue;
+    }
+    const bool hosted = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.key == url_keys::kFreeHosting && equals_ci(quoted(email, f), u.host);
+    });
+    if (hosted || u.registrable_domain.empty() || !analyzer.is_official(u.registrable_domain)) {
       return false;
     }
-    std::string_view tenant = host.substr(0, dot);
-    if (tenant.size() > 3 && equals_ci(tenant.substr(tenant.size() - 3), "-my")) {
-      tenant.remove_suffix(3);
-    }
-    const std::string org = without_hyphens(tenant);
-    return std::find(orgs.begin(), orgs.end(), org) != orgs.end();
-  });
+  }
+  return home;
 }
 
 }  // namespace
@@ -149,6 +196,7 @@ Result<std::unique_ptr<EmailDetector>> EmailDetector::load(
     const DataSource& data, const UrlAnalyzer& urls,
     const std::function<bool(std::string_view)>& known_key) {
   std::unique_ptr<EmailDetector> d(new EmailDetector());
+  d->urls_ = &urls;
   auto headers = HeaderChecker::load(data, urls);
   if (!headers.ok()) return headers.status();
   d->headers_ = std::move(headers).value();
@@ -204,7 +252,7 @@ std::string_view EmailDetector::detect_html(const EmailPart& part, std::string_v
 }
 
 Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Findings& findings,
-                             Report& report, std::string* verified_site) const {
+                             Report& report, MailSender* sender) const {
   headers_->check(email, findings);
   const std::string sender_site = headers_->sender_site(email);
   for (const EmailHeader* subject : email.find("Subject")) {
@@ -256,7 +304,8 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     }
   }
   attachments_->check(email, findings);
-  drop_own_tenant_hosting(email, findings);
+  const RecipientOrgs orgs = recipient_orgs(email, *headers_);
+  drop_own_tenant_hosting(email, orgs, findings);
   // How many different sites the mail links to: a digest links to many, a
   // scam to the one page it wants visited.
   std::vector<std::string_view> sites;
@@ -296,7 +345,11 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     shown.insert(shown.end(), html_texts.begin(), html_texts.end());
     mail_->apply_subscription_notice(shown, findings);
   }
-  if (verified_site) *verified_site = std::move(verified);
+  if (sender) {
+    sender->links_stay_home =
+        !verified.empty() && links_stay_home(email, orgs, report.urls, findings, *urls_);
+    sender->verified_site = std::move(verified);
+  }
   return {};
 }
 

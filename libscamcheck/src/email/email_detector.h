@@ -30,10 +30,10 @@ class EmailDetector {
 
   // The findings of a decoded mail; the URLs of its links go to report.urls
   // (one entry per URL). Spans index the header and part texts of `email`.
-  // `verified_site` (if given) receives the verified sender's registrable
-  // domain (HeaderChecker::verified_sender_site), "" when there is none.
+  // `sender` (if given) receives what the stage found out about the
+  // sender (MailSender).
   Status detect(const ParsedEmail& email, const TextStage& text, Findings& findings, Report& report,
-                std::string* verified_site = nullptr) const;
+                MailSender* sender = nullptr) const;
 
   // What a link to the sender's own site weighs (email.json).
   double sender_site_strength() const { return mail_->sender_site_strength(); }
@@ -46,6 +46,7 @@ class EmailDetector {
   std::string_view detect_html(const EmailPart& part, std::string_view sender_site,
                                const TextStage& text, Findings& findings, Report& report) const;
 
+  const UrlAnalyzer* urls_ = nullptr;
   std::unique_ptr<HeaderChecker> headers_;
   std::unique_ptr<HtmlChecker> html_;
   std::unique_ptr<AttachmentChecker> attachments_;

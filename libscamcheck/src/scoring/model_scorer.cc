@@ -158,8 +158,8 @@ bool ModelScorer::on_own_link(std::string_view content, Kind kind, const ParsedE
 
 Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail& email,
                          const std::vector<UrlInfo>& urls, Findings& findings,
-                         const NormalizedText* normalized, std::string_view sender_site) const {
-  Score score = score_unfloored(content, kind, email, urls, findings, normalized, sender_site);
+                         const NormalizedText* normalized, const MailSender& sender) const {
+  Score score = score_unfloored(content, kind, email, urls, findings, normalized, sender);
   rules_.apply_floor(findings, score);
   return score;
 }
@@ -167,7 +167,7 @@ Score ModelScorer::score(std::string_view content, Kind kind, const ParsedEmail&
 Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
                                    const std::vector<UrlInfo>& urls, Findings& findings,
                                    const NormalizedText* normalized,
-                                   std::string_view sender_site) const {
+                                   const MailSender& sender) const {
   if (!model_) return rules_.score(findings);
   // A URL on a known brand's own site, where only the brand publishes (not
   // a platform anyone can post to, nor a hosting service): the rules
@@ -176,6 +176,11 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
   if (kind == Kind::kUrl && urls.size() == 1 && on_brand_own_site(urls.front(), findings)) {
     return rules_.score(findings);
   }
+  // Likewise a verified sender's mail whose links stay within the
+  // recipient's organisation: a colleague's share on the organisation's own
+  // SharePoint, a payslip on its intranet. The model knows such notices
+  // mostly from the phishing that imitates them.
+  if (kind == Kind::kEmail && sender.links_stay_home) return rules_.score(findings);
   Score rules = rules_.score(findings);
   // One feature set per thread, its buffers reused from input to input; a
   // large input's (over 64k hits, ~1.3 MB) is released after use.
@@ -196,7 +201,7 @@ Score ModelScorer::score_unfloored(std::string_view content, Kind kind, const Pa
     model::add_model_evidence(features, *model_, findings,
                               [&](std::string_view location, std::size_t start, std::size_t end) {
                                 return on_own_link(content, kind, email, urls, findings,
-                                                   sender_site, location, start, end);
+                                                   sender.verified_site, location, start, end);
                               });
     if (findings.size() != before) rules = rules_.score(findings);
     // No evidence, no warning: when neither the rules nor the model can

@@ -37,12 +37,13 @@ class ModelScorer {
   // (Scorer::apply_floor).
   // `normalized`: NormalizedText of a text `content`, when the caller has
   // one (model::add_prose reads it instead of normalizing again).
-  // `sender_site`: a mail's verified sender's registrable domain
-  // (EmailDetector::verified_sender_site), whose links the model's
-  // evidence does not quote either.
+  // `sender`: what the e-mail stage found out about a mail's sender. The
+  // model's evidence does not quote links to a verified sender's site
+  // either, and a mail whose links stay at home (MailSender) is scored by
+  // the rules.
   Score score(std::string_view content, Kind kind, const ParsedEmail& email,
               const std::vector<UrlInfo>& urls, Findings& findings,
-              const NormalizedText* normalized = nullptr, std::string_view sender_site = {}) const;
+              const NormalizedText* normalized = nullptr, const MailSender& sender = {}) const;
 
   // The model's features of analysed input (`rules_total` the total of the
   // findings' score), with or without a model: the training tool reads them.
@@ -77,7 +78,7 @@ class ModelScorer {
   // score() before the severity floors.
   Score score_unfloored(std::string_view content, Kind kind, const ParsedEmail& email,
                         const std::vector<UrlInfo>& urls, Findings& findings,
-                        const NormalizedText* normalized, std::string_view sender_site) const;
+                        const NormalizedText* normalized, const MailSender& sender) const;
 
   std::unique_ptr<model::LinearModel> model_;  // null: scored by the rules alone
   const Scorer& rules_;

@@ -427,6 +427,45 @@ TEST_CASE("a colleague's verified mail is judged as what it says; a stranger's o
   }
 }
 
+TEST_CASE("a verified share on the recipient's own SharePoint is judged by the rules alone") {
+  // SharePoint's notification of a colleague's share: sent by Microsoft
+  // (DMARC passed), linking to the organisation's own SharePoint and to
+  // Microsoft's privacy page.
+  auto mail = [](std::string_view dmarc, std::string_view to, std::string_view extra_link) {
+    return "Authentication-Results: mx.acme-audit.com; spf=pass "
+           "smtp.mailfrom=sharepointonline.com;\r\n dkim=pass header.d=sharepointonline.com; "
+           "dmarc=" +
+           std::string(dmarc) +
+           " header.from=sharepointonline.com\r\n"
+           "From: Mark Collins <no-reply@sharepointonline.com>\r\nTo: Dennis <" +
+           std::string(to) +
+           ">\r\nSubject: Mark Collins shared \"Q1 figures\" with you\r\n\r\n"
+           "Mark Collins shared a file with you\r\n\r\nHere are the Q1 figures we went "
+           "through this morning.\r\n\r\nOpen: "
+           "https://acmeaudit.sharepoint.com/:x:/s/Finance/EZt7c2bQ1zNJl0x9uVwKm3s?e=h7Kf3D\r\n" +
+           std::string(extra_link) +
+           "\r\nPrivacy Statement: https://go.microsoft.com/fwlink/?LinkId=521839\r\n";
+  };
+  auto& impl = static_cast<const scamcheck::internal::AnalyzerImpl&>(analyzer());
+  auto stays_home = [&](const std::string& raw) {
+    scamcheck::Report report;
+    scamcheck::internal::MailSender sender;
+    REQUIRE(impl.detect(raw, Kind::kEmail, report, nullptr, nullptr, &sender).ok());
+    return sender.links_stay_home;
+  };
+  const std::string own = mail("pass", "dennis@acme-audit.com", "");
+  CHECK(stays_home(own));
+  auto r = analyzer().analyze(own, Kind::kEmail, "en");
+  REQUIRE(r.ok());
+  CHECK(r->verdict == Verdict::kSafe);
+  // Not when DMARC failed, when the tenant is another organisation's, or
+  // when a link leads elsewhere.
+  CHECK_FALSE(stays_home(mail("fail", "dennis@acme-audit.com", "")));
+  CHECK_FALSE(stays_home(mail("pass", "dennis@northwind-traders.com", "")));
+  CHECK_FALSE(stays_home(
+      mail("pass", "dennis@acme-audit.com", "Sign in to view: https://acme-audit-docs.top/view")));
+}
+
 namespace {
 
 // No evidence the model adds (a link's pattern or wording) quotes `host`.
