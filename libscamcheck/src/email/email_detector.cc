@@ -165,15 +165,17 @@ void drop_own_tenant_hosting(const ParsedEmail& email, const RecipientOrgs& orgs
   });
 }
 
-// Whether every link of a mail stays at home: on a recipient
-// organisation's own site or SharePoint (at least one link), else on a
-// brand's official site other than a page hosted there (a free_hosting
-// finding: anyone can put one up).
+// Whether every link of a mail from `sender_site` stays at home: on a
+// recipient organisation's own site or SharePoint, else on a brand's
+// official site other than a page hosted there (a free_hosting finding:
+// anyone can put one up); at least one link at the organisation unless the
+// sender is of it (a colleague's meeting invitation links to the meeting
+// service alone).
 bool links_stay_home(const ParsedEmail& email, const RecipientOrgs& orgs,
-                     const std::vector<UrlInfo>& urls, const Findings& findings,
-                     const UrlAnalyzer& analyzer) {
-  if (orgs.sites.empty()) return false;
-  bool home = false;
+                     std::string_view sender_site, const std::vector<UrlInfo>& urls,
+                     const Findings& findings, const UrlAnalyzer& analyzer) {
+  if (orgs.sites.empty() || urls.empty()) return false;
+  bool home = std::find(orgs.sites.begin(), orgs.sites.end(), sender_site) != orgs.sites.end();
   for (const UrlInfo& u : urls) {
     if (std::find(orgs.sites.begin(), orgs.sites.end(), u.registrable_domain) != orgs.sites.end() ||
         own_tenant(u.host, orgs)) {
@@ -347,7 +349,7 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
   }
   if (sender) {
     sender->links_stay_home =
-        !verified.empty() && links_stay_home(email, orgs, report.urls, findings, *urls_);
+        !verified.empty() && links_stay_home(email, orgs, verified, report.urls, findings, *urls_);
     sender->verified_site = std::move(verified);
   }
   return {};
