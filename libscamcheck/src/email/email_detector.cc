@@ -165,17 +165,36 @@ void drop_own_tenant_hosting(const ParsedEmail& email, const RecipientOrgs& orgs
   });
 }
 
+// A link that platforms' own notices carry and nobody else can make: a
+// meeting service's page to join a call, Microsoft's own short links.
+bool service_link(std::string_view host) {
+  for (std::string_view service : {"teams.microsoft.com", "teams.live.com", "meet.google.com",
+                                   "zoom.us", "webex.com", "aka.ms", "go.microsoft.com"}) {
+    if (equals_ci(host, service) ||
+        (host.size() > service.size() && host[host.size() - service.size() - 1] == '.' &&
+         equals_ci(host.substr(host.size() - service.size()), service))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Whether every link of a mail from `sender_site` stays at home: on a
-// recipient organisation's own site or SharePoint, else on a brand's
+// recipient organisation's own site or SharePoint, or on a brand's
 // official site other than a page hosted there (a free_hosting finding:
-// anyone can put one up); at least one link at the organisation unless the
-// sender is of it (a colleague's meeting invitation links to the meeting
-// service alone).
+// anyone can put one up). On a platform where anyone publishes (a "tech"
+// or "social" brand: a form or a document shared from Google or
+// Microsoft) only beside a link at the organisation, which SharePoint's
+// notices carry; a colleague's mail needs none of its own, and links to a
+// meeting or the platform's own short links (service_link) are fine.
 bool links_stay_home(const ParsedEmail& email, const RecipientOrgs& orgs,
                      std::string_view sender_site, const std::vector<UrlInfo>& urls,
                      const Findings& findings, const UrlAnalyzer& analyzer) {
   if (orgs.sites.empty() || urls.empty()) return false;
-  bool home = std::find(orgs.sites.begin(), orgs.sites.end(), sender_site) != orgs.sites.end();
+  const BrandTable& brands = analyzer.brand_table();
+  const bool colleague =
+      std::find(orgs.sites.begin(), orgs.sites.end(), sender_site) != orgs.sites.end();
+  bool home = false, open_platform = false;
   for (const UrlInfo& u : urls) {
     if (std::find(orgs.sites.begin(), orgs.sites.end(), u.registrable_domain) != orgs.sites.end() ||
         own_tenant(u.host, orgs)) {
@@ -185,11 +204,14 @@ bool links_stay_home(const ParsedEmail& email, const RecipientOrgs& orgs,
     const bool hosted = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
       return f.key == url_keys::kFreeHosting && equals_ci(quoted(email, f), u.host);
     });
-    if (hosted || u.registrable_domain.empty() || !analyzer.is_official(u.registrable_domain)) {
-      return false;
+    const int brand =
+        u.registrable_domain.empty() ? -1 : brands.official_brand(u.registrable_domain, true);
+    if (hosted || brand < 0) return false;
+    if (brands.brands()[static_cast<std::size_t>(brand)].open_platform && !service_link(u.host)) {
+      open_platform = true;
     }
   }
-  return home;
+  return home || (colleague && !open_platform);
 }
 
 }  // namespace

@@ -465,16 +465,23 @@ TEST_CASE("a verified share on the recipient's own SharePoint is judged by the r
   CHECK_FALSE(stays_home(
       mail("pass", "dennis@acme-audit.com", "Sign in to view: https://acme-audit-docs.top/view")));
   // A colleague's meeting invitation links to the meeting service alone.
-  auto invitation = [](std::string_view from) {
+  auto invitation = [](std::string_view from, std::string_view link =
+                                                  "https://teams.microsoft.com/l/meetup-join/"
+                                                  "19%3ameeting_NzQ") {
     return "Authentication-Results: mx.acme-audit.com; spf=pass smtp.mailfrom=acme-audit.com;\r\n"
            " dkim=pass header.d=acme-audit.com; dmarc=pass header.from=acme-audit.com\r\n"
            "From: Mark Collins <" +
            std::string(from) +
            ">\r\nTo: Dennis <dennis@acme-audit.com>\r\nSubject: Q1 review\r\n\r\n"
-           "Join the meeting: https://teams.microsoft.com/l/meetup-join/19%3ameeting_NzQ\r\n";
+           "Join the meeting: " +
+           std::string(link) + "\r\n";
   };
   CHECK(stays_home(invitation("mark.collins@acme-audit.com")));
   CHECK_FALSE(stays_home(invitation("mark.collins@acme-audits.com")));
+  // A form anyone can make on an open platform, sent from a colleague's
+  // (perhaps stolen) account: the model still reads it.
+  CHECK_FALSE(stays_home(invitation("mark.collins@acme-audit.com",
+                                    "https://docs.google.com/forms/d/e/1FAIpQLSf3kX/viewform")));
 }
 
 namespace {
