@@ -166,10 +166,12 @@ void drop_own_tenant_hosting(const ParsedEmail& email, const RecipientOrgs& orgs
 }
 
 // A link that platforms' own notices carry and nobody else can make: a
-// meeting service's page to join a call, Microsoft's own short links.
+// meeting service's page to join a call, Microsoft's own short links and
+// home page (a Teams invitation's "download the app").
 bool service_link(std::string_view host) {
-  for (std::string_view service : {"teams.microsoft.com", "teams.live.com", "meet.google.com",
-                                   "zoom.us", "webex.com", "aka.ms", "go.microsoft.com"}) {
+  for (std::string_view service :
+       {"teams.microsoft.com", "teams.live.com", "meet.google.com", "zoom.us", "webex.com",
+        "aka.ms", "go.microsoft.com", "www.microsoft.com"}) {
     if (equals_ci(host, service) ||
         (host.size() > service.size() && host[host.size() - service.size() - 1] == '.' &&
          equals_ci(host.substr(host.size() - service.size()), service))) {
