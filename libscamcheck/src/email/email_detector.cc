@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -159,7 +160,6 @@ std::string_view quoted(const ParsedEmail& email, const Finding& f) {
 // A file shared on the recipient's own SharePoint is no free hosting.
 void drop_own_tenant_hosting(const ParsedEmail& email, const RecipientOrgs& orgs,
                              Findings& findings) {
-  if (orgs.names.empty()) return;
   std::erase_if(findings, [&](const Finding& f) {
     return f.key == url_keys::kFreeHosting && own_tenant(quoted(email, f), orgs);
   });
@@ -330,8 +330,17 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     }
   }
   attachments_->check(email, findings);
-  const RecipientOrgs orgs = recipient_orgs(email, *headers_);
-  drop_own_tenant_hosting(email, orgs, findings);
+  // Who the mail was delivered to, read only when a finding or the
+  // sender's check needs it.
+  std::optional<RecipientOrgs> orgs;
+  auto recipients = [&]() -> const RecipientOrgs& {
+    if (!orgs) orgs = recipient_orgs(email, *headers_);
+    return *orgs;
+  };
+  if (std::any_of(findings.begin(), findings.end(),
+                  [](const Finding& f) { return f.key == url_keys::kFreeHosting; })) {
+    drop_own_tenant_hosting(email, recipients(), findings);
+  }
   // How many different sites the mail links to: a digest links to many, a
   // scam to the one page it wants visited.
   std::vector<std::string_view> sites;
@@ -372,8 +381,8 @@ Status EmailDetector::detect(const ParsedEmail& email, const TextStage& text, Fi
     mail_->apply_subscription_notice(shown, findings);
   }
   if (sender) {
-    sender->links_stay_home =
-        !verified.empty() && links_stay_home(email, orgs, verified, report.urls, findings, *urls_);
+    sender->links_stay_home = !verified.empty() && links_stay_home(email, recipients(), verified,
+                                                                   report.urls, findings, *urls_);
     sender->verified_site = std::move(verified);
   }
   return {};
