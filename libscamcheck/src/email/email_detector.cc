@@ -114,17 +114,22 @@ struct RecipientOrgs {
   std::vector<std::string> names;
 };
 
+// A name as a SharePoint tenant spells it: lower case, no hyphens.
+std::string tenant_name(std::string_view label) {
+  std::string name;
+  for (char c : label) {
+    if (c != '-') name += ascii_lower(c);
+  }
+  return name;
+}
+
 RecipientOrgs recipient_orgs(const ParsedEmail& email, const HeaderChecker& headers) {
   RecipientOrgs orgs;
   for (const std::string& address : recipient_addresses(email)) {
     const std::string_view domain = std::string_view(address).substr(address.find('@') + 1);
     std::string site = registrable_domain(domain);
     if (site.empty() || headers.freemail_mailbox(domain)) continue;
-    std::string name;
-    for (char c : std::string_view(site).substr(0, site.find('.'))) {
-      if (c != '-') name += ascii_lower(c);
-    }
-    orgs.names.push_back(std::move(name));
+    orgs.names.push_back(tenant_name(std::string_view(site).substr(0, site.find('.'))));
     orgs.sites.push_back(std::move(site));
   }
   return orgs;
@@ -143,11 +148,7 @@ bool own_tenant(std::string_view host, const RecipientOrgs& orgs) {
   if (tenant.size() > 3 && equals_ci(tenant.substr(tenant.size() - 3), "-my")) {
     tenant.remove_suffix(3);
   }
-  std::string name;
-  for (char c : tenant) {
-    if (c != '-') name += ascii_lower(c);
-  }
-  return std::find(orgs.names.begin(), orgs.names.end(), name) != orgs.names.end();
+  return std::find(orgs.names.begin(), orgs.names.end(), tenant_name(tenant)) != orgs.names.end();
 }
 
 // The host a finding of a mail quotes, "" when its span is off the text.
