@@ -617,15 +617,17 @@ std::vector<LinkMatch> extract_links(std::string_view text, const LinkLists& lis
         word_join = !hyphen && !long_lower;
       }
       // "GOV.UK", "co.uk": a public suffix names a kind of site, not one
-      // site a person could be sent to.
-      std::string host;
-      for (int l = 0; l < labels; ++l) {
-        auto [s, e] = h.label_range[static_cast<std::size_t>(l)];
-        if (l > 0) host.push_back('.');
-        for (std::size_t k = s; k < e; ++k) host.push_back(ascii_lower(text[k]));
-      }
-      const bool suffix_only = registrable_domain(host).empty();
-      if (abbreviation || file_name || word_join || suffix_only) {
+      // site a person could be sent to (asked last: a look-up).
+      auto suffix_only = [&] {
+        std::string host;
+        for (int l = 0; l < labels; ++l) {
+          auto [s, e] = h.label_range[static_cast<std::size_t>(l)];
+          if (l > 0) host.push_back('.');
+          for (std::size_t k = s; k < e; ++k) host.push_back(ascii_lower(text[k]));
+        }
+        return registrable_domain(host).empty();
+      };
+      if (abbreviation || file_name || word_join || suffix_only()) {
         i = run_end;
         continue;
       }
