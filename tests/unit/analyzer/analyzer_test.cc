@@ -400,16 +400,25 @@ TEST_CASE("a file on the recipient's own SharePoint is no free hosting; a strang
   CHECK(hosting(*stranger) == 1);
 }
 
+namespace {
+
+// The header the receiving server `mx` writes for mail from `domain`: SPF
+// and DKIM passed, DMARC as given.
+std::string auth_results(std::string_view mx, std::string_view domain, std::string_view dmarc) {
+  const std::string d(domain);
+  return "Authentication-Results: " + std::string(mx) + "; spf=pass smtp.mailfrom=" + d +
+         ";\r\n dkim=pass header.d=" + d + "; dmarc=" + std::string(dmarc) + " header.from=" + d +
+         "\r\n";
+}
+
+}  // namespace
+
 TEST_CASE("a colleague's verified mail is judged as what it says; a stranger's or a spoof is not") {
   // The organisation's own IT reminding of a password expiry, linking to
   // its own intranet: from the recipient's domain, DMARC passed.
   auto mail = [](std::string_view dmarc, std::string_view to) {
-    return "Authentication-Results: mx.contoso.com; spf=pass smtp.mailfrom=contoso.com;\r\n"
-           " dkim=pass header.d=contoso.com; dmarc=" +
-           std::string(dmarc) +
-           " header.from=contoso.com\r\n"
-           "From: IT Service Desk <servicedesk@contoso.com>\r\nTo: Paula <" +
-           std::string(to) +
+    return auth_results("mx.contoso.com", "contoso.com", dmarc) +
+           "From: IT Service Desk <servicedesk@contoso.com>\r\nTo: Paula <" + std::string(to) +
            ">\r\nSubject: Your network password expires in 3 days\r\n\r\n"
            "Hello Paula,\r\n\r\nYour network password expires in 3 days. Please change it "
            "before then on the self-service password page of the intranet:\r\n"
@@ -432,13 +441,8 @@ TEST_CASE("a verified share on the recipient's own SharePoint is judged by the r
   // (DMARC passed), linking to the organisation's own SharePoint and to
   // Microsoft's privacy page.
   auto mail = [](std::string_view dmarc, std::string_view to, std::string_view extra_link) {
-    return "Authentication-Results: mx.acme-audit.com; spf=pass "
-           "smtp.mailfrom=sharepointonline.com;\r\n dkim=pass header.d=sharepointonline.com; "
-           "dmarc=" +
-           std::string(dmarc) +
-           " header.from=sharepointonline.com\r\n"
-           "From: Mark Collins <no-reply@sharepointonline.com>\r\nTo: Dennis <" +
-           std::string(to) +
+    return auth_results("mx.acme-audit.com", "sharepointonline.com", dmarc) +
+           "From: Mark Collins <no-reply@sharepointonline.com>\r\nTo: Dennis <" + std::string(to) +
            ">\r\nSubject: Mark Collins shared \"Q1 figures\" with you\r\n\r\n"
            "Mark Collins shared a file with you\r\n\r\nHere are the Q1 figures we went "
            "through this morning.\r\n\r\nOpen: "
@@ -468,9 +472,7 @@ TEST_CASE("a verified share on the recipient's own SharePoint is judged by the r
   auto invitation = [](std::string_view from, std::string_view link =
                                                   "https://teams.microsoft.com/l/meetup-join/"
                                                   "19%3ameeting_NzQ") {
-    return "Authentication-Results: mx.acme-audit.com; spf=pass smtp.mailfrom=acme-audit.com;\r\n"
-           " dkim=pass header.d=acme-audit.com; dmarc=pass header.from=acme-audit.com\r\n"
-           "From: Mark Collins <" +
+    return auth_results("mx.acme-audit.com", "acme-audit.com", "pass") + "From: Mark Collins <" +
            std::string(from) +
            ">\r\nTo: Dennis <dennis@acme-audit.com>\r\nSubject: Q1 review\r\n\r\n"
            "Join the meeting: " +
